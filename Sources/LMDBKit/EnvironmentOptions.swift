@@ -1,0 +1,33 @@
+/// How an ``Environment`` is opened.
+public struct EnvironmentOptions: Sendable, Hashable {
+    /// The initial size of the memory map in bytes. The map is sparse: only pages in use take disk space.
+    /// The environment doubles it by itself when a write hits `MDB_MAP_FULL`.
+    public var initialMapSize: Int
+    /// The largest the map may grow to before writes fail with `MDB_MAP_FULL`.
+    public var maximumMapSize: Int
+    /// The number of reader slots. With `MDB_NOTLS` every live read transaction takes one.
+    public var maxReaders: UInt32
+    /// The number of named databases the environment may hold.
+    public var maxDatabases: UInt32
+    /// Skip `fsync` on commit. Only for rebuildable data (projection scratch space); never for the event log.
+    public var noSync: Bool
+    /// The file mode of created database files.
+    public var fileMode: UInt32
+
+    /// Options for a durable store: a 1 GiB initial map growing to 1 TiB, 1,024 readers, 16 databases, fsync on.
+    public init(
+        initialMapSize: Int = 1 << 30,
+        maximumMapSize: Int = 1 << 40,
+        maxReaders: UInt32 = 1024,
+        maxDatabases: UInt32 = 16,
+        noSync: Bool = false,
+        fileMode: UInt32 = 0o644
+    ) {
+        self.initialMapSize = initialMapSize
+        self.maximumMapSize = maximumMapSize
+        self.maxReaders = maxReaders
+        self.maxDatabases = maxDatabases
+        self.noSync = noSync
+        self.fileMode = fileMode
+    }
+}

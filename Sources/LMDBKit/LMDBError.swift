@@ -1,0 +1,97 @@
+import CLMDB
+
+/// An error from the LMDB layer: LMDB's own return code with the operation that produced it,
+/// or a misuse of the wrapper that LMDB itself would not catch.
+///
+/// The ``description`` says what went wrong and what to do about it.
+public enum LMDBError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// LMDB (or the OS underneath it) returned a non-zero code from `operation`.
+    case lmdb(code: Int32, operation: String)
+    /// The environment at `path` is already open in this process. LMDB forbids opening one path twice per process.
+    case alreadyOpen(path: String)
+    /// The environment was closed; no further transactions can start.
+    case closed
+    /// A key is longer than LMDB's maximum key size.
+    case keyTooLarge(size: Int, maximum: Int)
+
+    /// LMDB's numeric return code, or `nil` for wrapper-level errors.
+    public var code: Int32? {
+        if case .lmdb(let code, _) = self { return code }
+        return nil
+    }
+
+    /// True when the error is `MDB_MAP_FULL`: the memory map must grow before the write can succeed.
+    public var isMapFull: Bool { code == MDB_MAP_FULL }
+
+    /// True when the error is `MDB_NOTFOUND`.
+    public var isNotFound: Bool { code == MDB_NOTFOUND }
+
+    /// LMDB's (or the C library's) message for the code.
+    public var message: String {
+        switch self {
+        case .lmdb(let code, _):
+            return String(cString: mdb_strerror(code))
+        case .alreadyOpen(let path):
+            return "the LMDB environment at \(path) is already open in this process"
+        case .closed:
+            return "the LMDB environment is closed"
+        case .keyTooLarge(let size, let maximum):
+            return "a key of \(size) bytes exceeds LMDB's maximum of \(maximum) bytes"
+        }
+    }
+
+    /// What to do about the error.
+    public var advice: String {
+        switch self {
+        case .lmdb(let code, _):
+            switch code {
+            case MDB_MAP_FULL:
+                return "The store grows its map automatically; if this persists, check free disk space."
+            case MDB_READERS_FULL:
+                return "Too many concurrent read transactions: raise maxReaders, or check for a leaked reader."
+            case MDB_CORRUPTED, MDB_PANIC:
+                return "The database file is damaged: stop writing, keep a copy of the directory, restore from a backup or export."
+            case MDB_INVALID:
+                return "The file is not an LMDB database: check the --store path."
+            case MDB_VERSION_MISMATCH:
+                return "The file was written by an incompatible LMDB version: use the liblmdb it was created with."
+            case MDB_BAD_TXN:
+                return "An earlier error inside this transaction made it unusable; the transaction was abandoned and nothing was written."
+            case 5, 27: // EIO, EFBIG
+                return "Writing to disk failed (the disk or a file-size limit is full, or the device failed): nothing of this write was acknowledged; free space or fix the device and retry."
+            case 28: // ENOSPC
+                return "The disk is full: free space and retry. Nothing that was acknowledged has been lost."
+            case 13: // EACCES
+                return "Permission denied: check the ownership and mode of the store directory."
+            case 2: // ENOENT
+                return "The directory does not exist: create it or check the --store path."
+            case 11: // EAGAIN
+                return "Another process holds the store locked: check for a running paylog."
+            default:
+                return "See the LMDB documentation for this code."
+            }
+        case .alreadyOpen:
+            return "Share the one open handle instead of opening the path twice."
+        case .closed:
+            return "Open the store again."
+        case .keyTooLarge:
+            return "Use a shorter identifier."
+        }
+    }
+
+    /// A one-line description: what failed, LMDB's message and code, and the advice.
+    public var description: String {
+        switch self {
+        case .lmdb(let code, let operation):
+            return "LMDB \(operation) failed: \(message) (code \(code)). \(advice)"
+        default:
+            return "\(message). \(advice)"
+        }
+    }
+
+    /// Throws `.lmdb(code:operation:)` unless `code` is zero.
+    @inline(__always)
+    static func check(_ code: Int32, _ operation: @autoclosure () -> String) throws(LMDBError) {
+        if code != 0 { throw LMDBError.lmdb(code: code, operation: operation()) }
+    }
+}

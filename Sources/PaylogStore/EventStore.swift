@@ -1,0 +1,331 @@
+import Foundation
+import LMDBKit
+
+/// paylog's append-only event log on LMDB.
+///
+/// - Streams are named by id; each event has a gap-free 1-based version in its stream and a gap-free
+///   1-based global position in commit order.
+/// - Appends are atomic per call, checked against an ``ExpectedVersion``, idempotent by event id (durably,
+///   across restarts), and acknowledged only once committed with fsync.
+/// - Every event carries SHA-256 over its stored record and the previous event's hash, so ``verifyChain(from:progress:)``
+///   detects any edited, removed or reordered byte.
+/// - One writer thread performs every write (group commit); reads run concurrently from any task.
+///
+/// Open one `EventStore` per directory per process and share it.
+public final class EventStore: Sendable {
+    /// The directory holding the log.
+    public let path: String
+    let environment: Environment
+    let databases: StoreDatabases
+    private let writer: Writer
+
+    /// Opens (creating when needed) the log in directory `path`.
+    public init(path: String, options: EnvironmentOptions = EnvironmentOptions()) throws(EventStoreError) {
+        do {
+            let environment = try Environment(path: path, options: options)
+            let databases: StoreDatabases
+            do {
+                databases = try StoreDatabases(environment: environment)
+                try EventStore.checkFormat(environment, databases)
+            } catch {
+                environment.close()
+                throw error
+            }
+            self.environment = environment
+            self.databases = databases
+            self.writer = Writer(environment: environment, databases: databases)
+            self.path = path
+        } catch let error as EventStoreError {
+            throw error
+        } catch let error as LMDBError {
+            throw .storage(error)
+        } catch {
+            throw .storage(.lmdb(code: -1, operation: "\(error)"))
+        }
+    }
+
+    deinit {
+        writer.stop()
+    }
+
+    /// Finishes every queued append, then closes the LMDB environment. Later calls fail with ``EventStoreError/closed``.
+    public func close() {
+        writer.stop()
+        environment.close()
+    }
+
+    /// Counters of the group commits so far.
+    public var writerStatistics: WriterStatistics { writer.statistics }
+
+    /// The LMDB environment's current map size in bytes.
+    public var mapSize: Int { environment.mapSize }
+
+    // MARK: Appending
+
+    /// Appends `events` to `streamID` atomically, after checking `expected`, and returns once they are on disk.
+    ///
+    /// When every event id is already stored with the same content (a retry), nothing is written and the
+    /// original positions are returned with ``AppendResult/wasAlreadyRecorded`` set. An id stored with other
+    /// content, or an append of which only some ids are stored, fails with ``EventStoreError/idempotencyConflict(eventID:reason:)``.
+    public func append(
+        _ events: [NewEvent], to streamID: String, expecting expected: ExpectedVersion = .any
+    ) async throws(EventStoreError) -> AppendResult {
+        let request = try validated(events, to: streamID, expecting: expected)
+        let result: Result<AppendResult, EventStoreError> = await withCheckedContinuation { continuation in
+            writer.submit(AppendRequest(
+                streamID: request.streamID, events: request.events, expected: request.expected,
+                completion: { continuation.resume(returning: $0) }))
+        }
+        return try result.get()
+    }
+
+    /// Appends like ``append(_:to:expecting:)``, blocking the calling thread. For tools and tests that are
+    /// not async; never call it from a task on the cooperative pool.
+    public func appendBlocking(
+        _ events: [NewEvent], to streamID: String, expecting expected: ExpectedVersion = .any
+    ) throws(EventStoreError) -> AppendResult {
+        let request = try validated(events, to: streamID, expecting: expected)
+        let done = DispatchSemaphore(value: 0)
+        let box = ResultBox()
+        writer.submit(AppendRequest(
+            streamID: request.streamID, events: request.events, expected: request.expected,
+            completion: { result in box.set(result); done.signal() }))
+        done.wait()
+        return try box.get()
+    }
+
+    private func validated(
+        _ events: [NewEvent], to streamID: String, expecting expected: ExpectedVersion
+    ) throws(EventStoreError) -> (streamID: String, events: [NewEvent], expected: ExpectedVersion) {
+        if let problem = StoreKeys.problem(with: streamID) { throw .invalidStreamID(streamID, reason: problem) }
+        guard !events.isEmpty else { throw .emptyAppend(stream: streamID) }
+        var seen = Set<UUID>()
+        for event in events where !seen.insert(event.id).inserted {
+            throw .duplicateEventInAppend(eventID: event.id)
+        }
+        return (streamID, events, expected)
+    }
+
+    // MARK: Reading
+
+    /// Runs `body` in one read transaction, mapping LMDB failures to ``EventStoreError``.
+    func reading<R>(_ body: (borrowing Transaction) throws -> R) throws(EventStoreError) -> R {
+        do {
+            return try environment.read(body)
+        } catch let error as EventStoreError {
+            throw error
+        } catch let error as LMDBError {
+            throw error == .closed ? .closed : .storage(error)
+        } catch {
+            throw .storage(.lmdb(code: -1, operation: "\(error)"))
+        }
+    }
+
+    /// The last global position in the log (0 when empty).
+    public func lastPosition() throws(EventStoreError) -> UInt64 {
+        try reading { txn in try ChainHead.load(txn, databases).position }
+    }
+
+    /// The stream's last version, or 0 when the stream does not exist.
+    public func version(of streamID: String) throws(EventStoreError) -> UInt64 {
+        try reading { txn in
+            try txn.value(for: StoreKeys.streamHead(streamID), in: databases.heads).map { StoreKeys.readUInt64($0) } ?? 0
+        }
+    }
+
+    /// The event at a global position, or nil.
+    public func event(at position: UInt64) throws(EventStoreError) -> RecordedEvent? {
+        try reading { txn in try EventStore.event(at: position, in: txn, databases) }
+    }
+
+    /// The event with id `id`, or nil.
+    public func event(id: UUID) throws(EventStoreError) -> RecordedEvent? {
+        try reading { txn in
+            guard let position = try txn.value(for: withUnsafeBytes(of: id.uuid) { Array($0) }, in: databases.ids) else {
+                return nil
+            }
+            return try EventStore.event(at: StoreKeys.readUInt64(position), in: txn, databases)
+        }
+    }
+
+    static func event(at position: UInt64, in txn: borrowing Transaction, _ databases: StoreDatabases) throws -> RecordedEvent? {
+        try txn.withValue(for: StoreKeys.event(position), in: databases.events) { value in
+            guard let value else { return nil }
+            return try RecordCodec.decode(value, position: position)
+        }
+    }
+
+    /// Reads one stream's events in version order.
+    ///
+    /// - Parameters:
+    ///   - from: the first version to return (forward) or the last (backward); `nil` means the stream's start
+    ///     (forward) or end (backward).
+    ///   - direction: forward (ascending versions) or backward.
+    ///   - limit: the most events to return.
+    public func readStream(
+        _ streamID: String, from: UInt64? = nil, direction: ReadDirection = .forward, limit: Int = .max
+    ) throws(EventStoreError) -> [RecordedEvent] {
+        let prefix = StoreKeys.streamPrefix(streamID)
+        return try reading { txn in
+            var events: [RecordedEvent] = []
+            try txn.withCursor(databases.streams) { cursor in
+                var found: Bool
+                switch direction {
+                case .forward:
+                    found = try cursor.move(.atOrAfter, key: StoreKeys.stream(streamID, version: from ?? 1))
+                case .backward:
+                    let start = from ?? UInt64.max
+                    found = try cursor.move(.atOrAfter, key: StoreKeys.stream(streamID, version: start))
+                    let exact = found && cursor.withCurrent { key, _ in key.elementsEqual(StoreKeys.stream(streamID, version: start)) }
+                    if !exact {
+                        found = found ? try cursor.move(.previous) : try cursor.move(.last)
+                    }
+                }
+                while found && events.count < limit {
+                    let position: UInt64? = cursor.withCurrent { key, value in
+                        guard key.count == prefix.count + 8, key.starts(with: prefix) else { return nil }
+                        return StoreKeys.readUInt64(value)
+                    }
+                    guard let position else { break }
+                    guard let event = try EventStore.event(at: position, in: txn, databases) else {
+                        throw EventStoreError.corruptRecord(position: position, reason: "indexed by stream \(streamID) but missing")
+                    }
+                    events.append(event)
+                    found = try cursor.move(direction == .forward ? .next : .previous)
+                }
+            }
+            return events
+        }
+    }
+
+    /// Reads up to `limit` events of the whole log starting at global position `from`, in one read transaction.
+    public func read(from position: UInt64 = 1, limit: Int = 1000) throws(EventStoreError) -> [RecordedEvent] {
+        var events: [RecordedEvent] = []
+        try forEachRaw(from: position, limit: limit) { position, value in
+            events.append(try RecordCodec.decode(value, position: position))
+            return true
+        }
+        return events
+    }
+
+    /// Calls `body` with every event from global position `from` on, in order, reading `pageSize` events per
+    /// read transaction so the whole log is never held in memory. `body` returns false to stop.
+    public func forEach(
+        from position: UInt64 = 1, pageSize: Int = 10_000, _ body: (RecordedEvent) throws -> Bool
+    ) throws {
+        var next = max(position, 1)
+        while true {
+            var count = 0
+            var stop = false
+            try forEachRaw(from: next, limit: pageSize) { position, value in
+                count += 1
+                next = position + 1
+                if try !body(RecordCodec.decode(value, position: position)) { stop = true; return false }
+                return true
+            }
+            if stop || count < pageSize { return }
+        }
+    }
+
+    /// Calls `body` with the raw stored value of up to `limit` events from `from` on, in one read transaction.
+    func forEachRaw(
+        from position: UInt64, limit: Int, _ body: (UInt64, UnsafeRawBufferPointer) throws -> Bool
+    ) throws(EventStoreError) {
+        try reading { txn in
+            try txn.withCursor(databases.events) { cursor in
+                var found = try cursor.move(.atOrAfter, key: StoreKeys.event(max(position, 1)))
+                var count = 0
+                while found && count < limit {
+                    let keepGoing = try cursor.withCurrent { key, value in
+                        try body(StoreKeys.readUInt64(key), value)
+                    }
+                    count += 1
+                    if !keepGoing { return }
+                    found = try cursor.move(.next)
+                }
+            }
+        }
+    }
+
+    // MARK: Verification
+
+    /// Recomputes the hash chain from position 1, checking every record decodes, carries its own position,
+    /// follows its predecessor without a gap, and hashes to the stored value; and that the chain ends at the
+    /// stored head. `from` skips the report of earlier positions but the chain is always recomputed from the start.
+    public func verifyChain(
+        from: UInt64 = 1, progress: ((UInt64, UInt64) -> Void)? = nil
+    ) throws(EventStoreError) -> ChainReport {
+        let head = try reading { txn in try ChainHead.load(txn, databases) }
+        var previous = StoreKeys.genesisHash
+        var expected: UInt64 = 1
+        var checked: UInt64 = 0
+        var broken: (UInt64, String)?
+        var next: UInt64 = 1
+        let pageSize = 50_000
+        pages: while true {
+            var count = 0
+            try forEachRaw(from: next, limit: pageSize) { position, value in
+                count += 1
+                next = position + 1
+                if let problem = EventStore.chainProblem(position: position, expected: expected, value: value, previous: previous) {
+                    broken = (position, problem)
+                    return false
+                }
+                previous = Array(value[1..<RecordCodec.headerSize])
+                expected = position + 1
+                checked += 1
+                return true
+            }
+            progress?(checked, head.position)
+            if broken != nil || count < pageSize { break pages }
+        }
+        if broken == nil {
+            if expected - 1 != head.position {
+                broken = (expected, "the log ends at position \(expected - 1) but its head says \(head.position): events were removed or the head was edited")
+            } else if previous != head.hash {
+                broken = (head.position, "the last event's hash does not match the stored head")
+            }
+        }
+        _ = from
+        return ChainReport(
+            eventsChecked: checked, lastPosition: head.position, firstBrokenPosition: broken?.0, problem: broken?.1)
+    }
+
+    static func chainProblem(position: UInt64, expected: UInt64, value: UnsafeRawBufferPointer, previous: [UInt8]) -> String? {
+        if position != expected {
+            return position > expected
+                ? "positions \(expected)…\(position - 1) are missing"
+                : "position \(position) appears out of order"
+        }
+        guard value.count >= RecordCodec.headerSize, value[0] == StoreKeys.recordFormatByte else {
+            return "the stored value has no valid header"
+        }
+        let record = UnsafeRawBufferPointer(rebasing: value[RecordCodec.headerSize...])
+        let hash = RecordCodec.chainHash(previous: previous, record: record)
+        guard hash.elementsEqual(value[1..<RecordCodec.headerSize]) else {
+            return "the record's bytes or hash were changed (SHA-256 does not match)"
+        }
+        do {
+            let event = try RecordCodec.decode(value, position: position)
+            if event.position != position { return "the record says position \(event.position) but is stored at \(position)" }
+        } catch {
+            return "\(error)"
+        }
+        return nil
+    }
+
+    private static func checkFormat(_ environment: Environment, _ databases: StoreDatabases) throws {
+        try environment.write { txn in
+            if let stored = try txn.value(for: StoreKeys.format, in: databases.meta) {
+                let format = stored.count == 4 ? stored.reduce(UInt32(0)) { $0 << 8 | UInt32($1) } : 0
+                guard format == StoreKeys.currentFormat else {
+                    throw EventStoreError.unsupportedFormat(found: format, supported: StoreKeys.currentFormat)
+                }
+            } else {
+                let format = StoreKeys.currentFormat
+                try txn.put([UInt8(format >> 24), UInt8(format >> 16 & 0xff), UInt8(format >> 8 & 0xff), UInt8(format & 0xff)],
+                            for: StoreKeys.format, in: databases.meta)
+            }
+        }
+    }
+}

@@ -1,0 +1,58 @@
+import Foundation
+import LMDBKit
+
+/// Why an event-store operation failed. The ``description`` says what went wrong and what to do.
+public enum EventStoreError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The stream's version is not what the append expected. Nothing was written.
+    case wrongExpectedVersion(stream: String, expected: ExpectedVersion, actual: UInt64)
+    /// An event id is already stored with different content, or only some of an append's ids are stored.
+    /// Nothing was written.
+    case idempotencyConflict(eventID: UUID, reason: String)
+    /// A stream id is empty, too long or contains a NUL byte.
+    case invalidStreamID(String, reason: String)
+    /// An append carried no events.
+    case emptyAppend(stream: String)
+    /// The same event id appears twice in one append.
+    case duplicateEventInAppend(eventID: UUID)
+    /// A stored record could not be decoded: the file was damaged or written by an unknown format.
+    case corruptRecord(position: UInt64, reason: String)
+    /// No event at that position or with that id.
+    case eventNotFound(String)
+    /// The store was closed.
+    case closed
+    /// LMDB failed underneath.
+    case storage(LMDBError)
+    /// The store directory holds a log of a format this build does not know.
+    case unsupportedFormat(found: UInt32, supported: UInt32)
+
+    /// What went wrong and what to do.
+    public var description: String {
+        switch self {
+        case .wrongExpectedVersion(let stream, let expected, let actual):
+            let actualText = actual == 0 ? "does not exist" : "is at version \(actual)"
+            return "Stream \(stream) \(actualText), but the append expected \(expected). Nothing was written; "
+                + "read the stream again and retry with the current version."
+        case .idempotencyConflict(let id, let reason):
+            return "Event \(id.uuidString.lowercased()) conflicts with the log: \(reason). Nothing was written; "
+                + "a retried append must carry exactly the events of the first attempt, and new events need new ids."
+        case .invalidStreamID(let id, let reason):
+            return "Stream id \(id.debugDescription) is invalid: \(reason). Use 1–200 bytes of UTF-8 without NUL."
+        case .emptyAppend(let stream):
+            return "The append to stream \(stream) carried no events; pass at least one."
+        case .duplicateEventInAppend(let id):
+            return "Event id \(id.uuidString.lowercased()) appears twice in one append; give each event its own id."
+        case .corruptRecord(let position, let reason):
+            return "The record at position \(position) is damaged (\(reason)). Run `paylog verify`, keep a copy "
+                + "of the store directory, and restore from an export or backup."
+        case .eventNotFound(let what):
+            return "No event \(what) in the log."
+        case .closed:
+            return "The event store is closed; open it again."
+        case .storage(let error):
+            return error.description
+        case .unsupportedFormat(let found, let supported):
+            return "The store was written in log format \(found); this build reads format \(supported). "
+                + "Use a paylog release that knows format \(found)."
+        }
+    }
+}

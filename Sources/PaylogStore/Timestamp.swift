@@ -1,0 +1,115 @@
+import Foundation
+
+/// A point in time with microsecond precision, stored as microseconds since 1970-01-01T00:00:00Z (UTC).
+///
+/// The log stores integers, never floating-point dates, so a recorded time reads back exactly.
+public struct Timestamp: Sendable, Hashable, Comparable, Codable, CustomStringConvertible {
+    /// Microseconds since the Unix epoch, UTC.
+    public var microseconds: Int64
+
+    /// A timestamp from microseconds since the Unix epoch.
+    public init(microseconds: Int64) {
+        self.microseconds = microseconds
+    }
+
+    /// The timestamp nearest to `date`.
+    public init(_ date: Date) {
+        self.microseconds = Int64((date.timeIntervalSince1970 * 1_000_000).rounded())
+    }
+
+    /// Orders timestamps by time.
+    public static func < (lhs: Timestamp, rhs: Timestamp) -> Bool { lhs.microseconds < rhs.microseconds }
+
+    /// The current wall-clock time.
+    public static func now() -> Timestamp {
+        var spec = timespec()
+        clock_gettime(CLOCK_REALTIME, &spec)
+        return Timestamp(microseconds: Int64(spec.tv_sec) * 1_000_000 + Int64(spec.tv_nsec) / 1_000)
+    }
+
+    /// The same instant as a `Date` (sub-microsecond rounding may apply).
+    public var date: Date { Date(timeIntervalSince1970: Double(microseconds) / 1_000_000) }
+
+    /// RFC 3339 in UTC with microseconds, e.g. `2026-11-22T09:15:02.123456Z`.
+    public var rfc3339: String {
+        let seconds = microseconds >= 0 ? microseconds / 1_000_000 : (microseconds - 999_999) / 1_000_000
+        let fraction = microseconds - seconds * 1_000_000
+        var time = time_t(seconds)
+        var parts = tm()
+        gmtime_r(&time, &parts)
+        let fractionText = String(fraction)
+        let padded = String(repeating: "0", count: 6 - fractionText.count) + fractionText
+        return String(
+            format: "%04d-%02d-%02dT%02d:%02d:%02d.%@Z",
+            Int(parts.tm_year) + 1900, Int(parts.tm_mon) + 1, Int(parts.tm_mday),
+            Int(parts.tm_hour), Int(parts.tm_min), Int(parts.tm_sec), padded)
+    }
+
+    /// The RFC 3339 form.
+    public var description: String { rfc3339 }
+
+    /// Parses RFC 3339 (`2026-11-22T09:15:02Z`, `…02.5+01:00`, up to 9 fractional digits, `T` or space,
+    /// `Z` or a numeric offset). Returns nil for anything else.
+    public init?(rfc3339 text: String) {
+        let bytes = Array(text.utf8)
+        var index = 0
+        func number(_ count: Int) -> Int? {
+            guard index + count <= bytes.count else { return nil }
+            var value = 0
+            for byte in bytes[index..<(index + count)] {
+                guard byte >= 48 && byte <= 57 else { return nil }
+                value = value * 10 + Int(byte - 48)
+            }
+            index += count
+            return value
+        }
+        func expect(_ characters: String) -> Bool {
+            guard index < bytes.count, characters.utf8.contains(bytes[index]) else { return false }
+            index += 1
+            return true
+        }
+        guard let year = number(4), expect("-"), let month = number(2), expect("-"), let day = number(2),
+            expect("Tt "), let hour = number(2), expect(":"), let minute = number(2), expect(":"),
+            let second = number(2)
+        else { return nil }
+        guard (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60, second < 61 else { return nil }
+        var micros = 0
+        if index < bytes.count && bytes[index] == UInt8(ascii: ".") {
+            index += 1
+            var digits = 0
+            while index < bytes.count, bytes[index] >= 48, bytes[index] <= 57 {
+                if digits < 6 { micros = micros * 10 + Int(bytes[index] - 48) }
+                digits += 1
+                index += 1
+            }
+            guard digits > 0, digits <= 9 else { return nil }
+            for _ in digits..<6 where digits < 6 { micros *= 10 }
+        }
+        var offsetSeconds = 0
+        guard index < bytes.count else { return nil }
+        if bytes[index] == UInt8(ascii: "Z") || bytes[index] == UInt8(ascii: "z") {
+            index += 1
+        } else {
+            let sign = bytes[index] == UInt8(ascii: "-") ? -1 : 1
+            guard expect("+-"), let offsetHours = number(2), expect(":"), let offsetMinutes = number(2),
+                offsetHours < 24, offsetMinutes < 60
+            else { return nil }
+            offsetSeconds = sign * (offsetHours * 3600 + offsetMinutes * 60)
+        }
+        guard index == bytes.count else { return nil }
+        var parts = tm()
+        parts.tm_year = Int32(year - 1900)
+        parts.tm_mon = Int32(month - 1)
+        parts.tm_mday = Int32(day)
+        parts.tm_hour = Int32(hour)
+        parts.tm_min = Int32(minute)
+        parts.tm_sec = Int32(min(second, 59))
+        let epochSeconds = Int64(timegm(&parts)) - Int64(offsetSeconds)
+        // Reject dates timegm normalised (e.g. February 30th).
+        var check = time_t(epochSeconds + Int64(offsetSeconds))
+        var back = tm()
+        gmtime_r(&check, &back)
+        guard Int(back.tm_mday) == day, Int(back.tm_mon) == month - 1 else { return nil }
+        self.microseconds = epochSeconds * 1_000_000 + Int64(micros)
+    }
+}

@@ -1,0 +1,193 @@
+import Foundation
+import LMDBKit
+
+/// The one thread that owns every write transaction of an event store.
+///
+/// Appends from any number of tasks queue here. The thread takes everything queued, runs each append in its
+/// own nested transaction inside one write transaction (so each keeps its own expected-version check and its
+/// own success or failure), commits once with fsync, then answers every caller: group commit. While one
+/// commit is on its way to disk, the next group gathers, so no caller waits for more than the commit in
+/// flight plus its own.
+final class Writer: @unchecked Sendable {
+    private let environment: Environment
+    private let databases: StoreDatabases
+    private let condition = NSCondition()
+    /// Guarded by `condition`.
+    private var queue: [AppendRequest] = []
+    /// Guarded by `condition`.
+    private var stopping = false
+    /// Guarded by `condition`.
+    private var stopped = false
+    private let maximumGroup: Int
+
+    /// Batch sizes of recent commits, for metrics.
+    let statistics = WriterStatistics()
+
+    init(environment: Environment, databases: StoreDatabases, maximumGroup: Int = 4096) {
+        self.environment = environment
+        self.databases = databases
+        self.maximumGroup = maximumGroup
+        let thread = Thread { [self] in run() }
+        thread.name = "paylog-writer"
+        thread.start()
+    }
+
+    /// Queues `request`. Fails it at once when the writer is stopping.
+    func submit(_ request: AppendRequest) {
+        condition.lock()
+        if stopping {
+            condition.unlock()
+            request.completion(.failure(.closed))
+            return
+        }
+        queue.append(request)
+        condition.signal()
+        condition.unlock()
+    }
+
+    /// Finishes every queued append, then stops the thread. Returns when it has stopped.
+    func stop() {
+        condition.lock()
+        stopping = true
+        condition.broadcast()
+        while !stopped { condition.wait() }
+        condition.unlock()
+    }
+
+    private func run() {
+        while true {
+            condition.lock()
+            while queue.isEmpty && !stopping { condition.wait() }
+            if queue.isEmpty {
+                stopped = true
+                condition.broadcast()
+                condition.unlock()
+                return
+            }
+            let take = min(queue.count, maximumGroup)
+            let group = Array(queue.prefix(take))
+            queue.removeFirst(take)
+            condition.unlock()
+            commit(group)
+        }
+    }
+
+    /// Appends a group in one durable write transaction and answers each caller.
+    private func commit(_ group: [AppendRequest]) {
+        var outcomes: [Result<AppendResult, EventStoreError>] = []
+        do {
+            // The closure may run again after a map growth, so it derives everything from the transaction.
+            outcomes = try environment.write { txn in
+                var results: [Result<AppendResult, EventStoreError>] = []
+                results.reserveCapacity(group.count)
+                var head = try ChainHead.load(txn, databases)
+                let recordedAt = Timestamp.now()
+                for request in group {
+                    do {
+                        let (result, newHead) = try txn.nested { child in
+                            try Writer.append(request, in: child, databases: databases, head: head, recordedAt: recordedAt)
+                        }
+                        head = newHead
+                        results.append(.success(result))
+                    } catch let error as EventStoreError {
+                        results.append(.failure(error))
+                    }
+                }
+                return results
+            }
+        } catch let error as LMDBError {
+            outcomes = Array(repeating: .failure(.storage(error)), count: group.count)
+        } catch let error as EventStoreError {
+            outcomes = Array(repeating: .failure(error), count: group.count)
+        } catch {
+            outcomes = Array(repeating: .failure(.storage(.lmdb(code: -1, operation: "\(error)"))), count: group.count)
+        }
+        statistics.record(groupSize: group.count)
+        for (request, outcome) in zip(group, outcomes) {
+            request.completion(outcome)
+        }
+    }
+
+    /// Appends one request inside `txn`. Throws ``EventStoreError`` for the caller's mistakes (the nested
+    /// transaction is then aborted alone) and ``LMDBError`` for storage failures (the whole group fails).
+    static func append(
+        _ request: AppendRequest, in txn: borrowing Transaction, databases: StoreDatabases,
+        head: ChainHead, recordedAt: Timestamp
+    ) throws -> (AppendResult, ChainHead) {
+        let streamID = request.streamID
+        // 1. Idempotency: ids already stored with the same content return the original positions.
+        var storedPositions: [UInt64] = []
+        for event in request.events {
+            let idKey = withUnsafeBytes(of: event.id.uuid) { Array($0) }
+            if let position = try txn.value(for: idKey, in: databases.ids) {
+                storedPositions.append(StoreKeys.readUInt64(position))
+            }
+        }
+        if !storedPositions.isEmpty {
+            return (try alreadyRecorded(request, positions: storedPositions, in: txn, databases: databases), head)
+        }
+        // 2. Optimistic concurrency.
+        let headKey = StoreKeys.streamHead(streamID)
+        let currentVersion = try txn.value(for: headKey, in: databases.heads).map { StoreKeys.readUInt64($0) } ?? 0
+        guard request.expected.accepts(actual: currentVersion) else {
+            throw EventStoreError.wrongExpectedVersion(stream: streamID, expected: request.expected, actual: currentVersion)
+        }
+        // 3. Write each event, extending the hash chain.
+        var chain = head
+        var version = currentVersion
+        for event in request.events {
+            version += 1
+            let position = chain.position + 1
+            let record = try RecordCodec.recordBytes(
+                event, streamID: streamID, version: version, position: position, recordedAt: recordedAt)
+            let hash = RecordCodec.chainHash(previous: chain.hash, record: record)
+            let positionKey = StoreKeys.event(position)
+            try txn.put(RecordCodec.value(hash: hash, record: record), for: positionKey, in: databases.events, append: true)
+            try txn.put(positionKey, for: StoreKeys.stream(streamID, version: version), in: databases.streams)
+            try txn.put(positionKey, for: withUnsafeBytes(of: event.id.uuid) { Array($0) }, in: databases.ids)
+            chain = ChainHead(position: position, hash: hash)
+        }
+        try txn.put(StoreKeys.bigEndian(version) + StoreKeys.bigEndian(chain.position), for: headKey, in: databases.heads)
+        try chain.save(txn, databases)
+        return (
+            AppendResult(
+                streamID: streamID, positions: (head.position + 1)...chain.position,
+                versions: (currentVersion + 1)...version, wasAlreadyRecorded: false),
+            chain
+        )
+    }
+
+    /// The result of re-appending events that are already stored, or the conflict that forbids it.
+    private static func alreadyRecorded(
+        _ request: AppendRequest, positions: [UInt64], in txn: borrowing Transaction, databases: StoreDatabases
+    ) throws -> AppendResult {
+        guard positions.count == request.events.count else {
+            let known = request.events.first { event in
+                (try? txn.value(for: withUnsafeBytes(of: event.id.uuid) { Array($0) }, in: databases.ids)) != nil
+            }
+            throw EventStoreError.idempotencyConflict(
+                eventID: known?.id ?? request.events[0].id,
+                reason: "\(positions.count) of the append's \(request.events.count) events are already recorded")
+        }
+        var versions: [UInt64] = []
+        for (index, (event, position)) in zip(request.events, positions).enumerated() {
+            let stored = try txn.withValue(for: StoreKeys.event(position), in: databases.events) { value in
+                guard let value else { throw EventStoreError.corruptRecord(position: position, reason: "indexed but missing") }
+                return try RecordCodec.decode(value, position: position)
+            }
+            guard RecordCodec.sameContent(stored, event, streamID: request.streamID) else {
+                throw EventStoreError.idempotencyConflict(
+                    eventID: event.id,
+                    reason: "it is already recorded at position \(position) in stream \(stored.streamID) with different content")
+            }
+            if index > 0 && position != positions[index - 1] + 1 {
+                throw EventStoreError.idempotencyConflict(
+                    eventID: event.id, reason: "the events were recorded by different appends, not as one")
+            }
+            versions.append(stored.version)
+        }
+        return AppendResult(
+            streamID: request.streamID, positions: positions.first!...positions.last!,
+            versions: versions.first!...versions.last!, wasAlreadyRecorded: true)
+    }
+}

@@ -1,0 +1,21 @@
+import Synchronization
+
+/// Counters the writer keeps about its group commits.
+public final class WriterStatistics: Sendable {
+    private let state = Mutex<(commits: Int, appends: Int, largestGroup: Int)>((0, 0, 0))
+
+    func record(groupSize: Int) {
+        state.withLock { value in
+            value.commits += 1
+            value.appends += groupSize
+            value.largestGroup = max(value.largestGroup, groupSize)
+        }
+    }
+
+    /// Write transactions committed so far.
+    public var commits: Int { state.withLock { $0.commits } }
+    /// Appends answered so far (successful or not).
+    public var appends: Int { state.withLock { $0.appends } }
+    /// The most appends committed together.
+    public var largestGroup: Int { state.withLock { $0.largestGroup } }
+}

@@ -1,0 +1,29 @@
+import Foundation
+import PaylogStore
+
+/// Renders recorded events for people (one line each) and machines (JSON objects).
+enum EventFormatting {
+    static func line(_ event: RecordedEvent) -> String {
+        let observed = event.observedAt.map { " observed \($0)" } ?? ""
+        return "#\(event.position)  \(event.streamID) v\(event.version)  \(event.type)  recorded \(event.recordedAt)\(observed)  \(event.payload.count) B  \(event.hashHex.prefix(12))…"
+    }
+
+    static func json(_ event: RecordedEvent) -> [String: Any] {
+        var object: [String: Any] = [
+            "position": event.position, "stream": event.streamID, "version": event.version,
+            "id": event.id.uuidString.lowercased(), "type": event.type, "schema_version": event.schemaVersion,
+            "recorded_at": event.recordedAt.rfc3339, "payload_base64": event.payload.base64EncodedString(),
+            "hash": event.hashHex,
+        ]
+        if let observed = event.observedAt { object["observed_at"] = observed.rfc3339 }
+        if !event.correlationID.isEmpty { object["correlation_id"] = event.correlationID }
+        if !event.causationID.isEmpty { object["causation_id"] = event.causationID }
+        if !event.actor.isEmpty { object["actor"] = event.actor }
+        return object
+    }
+
+    static func printJSON(_ object: Any) throws {
+        let data = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])
+        print(String(decoding: data, as: UTF8.self))
+    }
+}

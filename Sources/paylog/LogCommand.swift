@@ -1,0 +1,24 @@
+import ArgumentParser
+import PaylogStore
+
+/// `paylog log`: prints the whole log from a global position.
+struct LogCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "log", abstract: "Print the log in commit order from a global position.")
+
+    @OptionGroup var storeOptions: StoreOptions
+    @Option(help: "The first global position to print.") var from: UInt64 = 1
+    @Option(help: "The most events to print.") var limit: Int = 100
+    @Flag(help: "One JSON object per line.") var json = false
+
+    func run() throws {
+        let store = try storeOptions.open()
+        defer { store.close() }
+        var printed = 0
+        try store.forEach(from: from, pageSize: min(max(limit, 1), 10_000)) { event in
+            if json { try EventFormatting.printJSON(EventFormatting.json(event)) } else { print(EventFormatting.line(event)) }
+            printed += 1
+            return printed < limit
+        }
+    }
+}

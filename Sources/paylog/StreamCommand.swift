@@ -1,0 +1,23 @@
+import ArgumentParser
+import PaylogStore
+
+/// `paylog stream ID`: prints one stream's events.
+struct StreamCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "stream", abstract: "Print one stream's events in version order.")
+
+    @OptionGroup var storeOptions: StoreOptions
+    @Argument(help: "The stream (payment) id.") var id: String
+    @Flag(help: "Newest first.") var backward = false
+    @Flag(help: "One JSON object per line.") var json = false
+
+    func run() throws {
+        let store = try storeOptions.open()
+        defer { store.close() }
+        let events = try store.readStream(id, direction: backward ? .backward : .forward)
+        guard !events.isEmpty else { throw ValidationError("No stream \(id) in the log at \(store.path).") }
+        for event in events {
+            if json { try EventFormatting.printJSON(EventFormatting.json(event)) } else { print(EventFormatting.line(event)) }
+        }
+    }
+}

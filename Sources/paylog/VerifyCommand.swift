@@ -1,0 +1,33 @@
+import ArgumentParser
+import PaylogStore
+
+/// `paylog verify`: recomputes the hash chain over the whole log.
+struct VerifyCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "verify",
+        abstract: "Recompute the SHA-256 hash chain over every event; exit 3 when it is broken.",
+        discussion: "Exit status: 0 intact, 3 broken (the first broken position is printed), 1 other errors.")
+
+    @OptionGroup var storeOptions: StoreOptions
+    @Flag(help: "Print a JSON object.") var json = false
+
+    func run() throws {
+        let store = try storeOptions.open()
+        defer { store.close() }
+        let report = try store.verifyChain()
+        if json {
+            var object: [String: Any] = [
+                "chain_ok": report.isIntact, "events_checked": report.eventsChecked, "last_position": report.lastPosition,
+            ]
+            if let broken = report.firstBrokenPosition { object["first_broken_position"] = broken }
+            if let problem = report.problem { object["problem"] = problem }
+            try EventFormatting.printJSON(object)
+        } else if report.isIntact {
+            print("chain intact: \(report.eventsChecked) events, head at position \(report.lastPosition)")
+        } else {
+            print("CHAIN BROKEN at position \(report.firstBrokenPosition!): \(report.problem ?? "")")
+            print("\(report.eventsChecked) events before it check out.")
+        }
+        if !report.isIntact { throw ExitCode(3) }
+    }
+}

@@ -1,0 +1,18 @@
+import PaylogStore
+import Testing
+
+@Suite("Timestamps")
+struct TimestampTests {
+    @Test("RFC 3339 parses with offsets and fractions and formats back in UTC with microseconds")
+    func rfc3339() throws {
+        let utc = try #require(Timestamp(rfc3339: "2026-11-22T09:15:02.123456Z"))
+        #expect(utc.rfc3339 == "2026-11-22T09:15:02.123456Z")
+        let offset = try #require(Timestamp(rfc3339: "2026-11-22T10:15:02.5+01:00"))
+        #expect(offset.rfc3339 == "2026-11-22T09:15:02.500000Z")
+        #expect(Timestamp(rfc3339: "1970-01-01T00:00:00Z")?.microseconds == 0)
+        #expect(Timestamp(rfc3339: "1969-12-31T23:59:59.5Z")?.rfc3339 == "1969-12-31T23:59:59.500000Z")
+        for bad in ["", "2026-11-22", "2026-02-30T00:00:00Z", "2026-11-22T25:00:00Z", "2026-11-22T09:15:02", "yesterday"] {
+            #expect(Timestamp(rfc3339: bad) == nil, "\(bad) must not parse")
+        }
+    }
+}

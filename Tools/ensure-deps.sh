@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# Installs what building paylog needs from Debian/Ubuntu when it is missing: liblmdb-dev (lmdb.h, liblmdb.so,
+# lmdb.pc) and pkg-config. Safe to run again; does nothing when everything is there.
+set -euo pipefail
+missing=()
+[ -f /usr/include/lmdb.h ] || missing+=(liblmdb-dev)
+command -v pkg-config >/dev/null 2>&1 || missing+=(pkg-config)
+[ ${#missing[@]} -eq 0 ] && exit 0
+echo "paylog: installing ${missing[*]} ..." >&2
+if [ "$(id -u)" -eq 0 ]; then sudo=""; elif command -v sudo >/dev/null 2>&1; then sudo="sudo"; else
+  echo "paylog: need root or sudo to install ${missing[*]} (apt-get install ${missing[*]})" >&2; exit 1
+fi
+export DEBIAN_FRONTEND=noninteractive
+$sudo apt-get update -qq
+$sudo apt-get install -y -qq "${missing[@]}" >/dev/null
