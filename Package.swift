@@ -7,6 +7,9 @@ let package = Package(
     products: [
         .executable(name: "paylog", targets: ["paylog"]),
         .library(name: "PaylogStore", targets: ["PaylogStore"]),
+        .library(name: "PaylogDomain", targets: ["PaylogDomain"]),
+        .library(name: "PaylogProviders", targets: ["PaylogProviders"]),
+        .library(name: "PaylogWorkflow", targets: ["PaylogWorkflow"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.5.0"),
@@ -33,7 +36,20 @@ let package = Package(
             ],
             exclude: ["Schema/store.proto"]
         ),
-        // INTEGRATION-PENDING-DOMAIN
+        // Payments, money and the workflow state machine. No storage, no HTTP.
+        .target(name: "PaylogDomain"),
+        // Square, SumUp and iZettle wire formats: parse and build launch and callback URLs.
+        .target(name: "PaylogProviders", dependencies: ["PaylogDomain"]),
+        // Payment events as log payloads (protobuf), and the views kept from them.
+        .target(
+            name: "PaylogWorkflow",
+            dependencies: [
+                "PaylogDomain", "PaylogProviders", "PaylogStore", "LMDBKit",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "SwiftProtobuf", package: "swift-protobuf"),
+            ],
+            exclude: ["Schema/events.proto"]
+        ),
         // The command-line tool.
         .executableTarget(
             name: "paylog",
@@ -46,6 +62,18 @@ let package = Package(
         .executableTarget(name: "paylog-torture", dependencies: ["PaylogStore"]),
 
         .testTarget(name: "LMDBKitTests", dependencies: ["LMDBKit"]),
+        .testTarget(
+            name: "PaylogDomainTests",
+            dependencies: ["PaylogDomain", .product(name: "PropertyBased", package: "swift-property-based")]
+        ),
+        .testTarget(
+            name: "PaylogProvidersTests",
+            dependencies: [
+                "PaylogProviders", "PaylogDomain",
+                .product(name: "PropertyBased", package: "swift-property-based"),
+            ]
+        ),
+        .testTarget(name: "PaylogWorkflowTests", dependencies: ["PaylogWorkflow", "PaylogDomain", "PaylogStore"]),
         .testTarget(name: "PaylogStoreTests", dependencies: ["PaylogStore", "LMDBKit", "paylog-torture"]),
     ],
     swiftLanguageModes: [.v6]

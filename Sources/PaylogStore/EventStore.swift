@@ -20,13 +20,18 @@ public final class EventStore: Sendable {
     private let writer: Writer
 
     /// Opens (creating when needed) the log in directory `path`.
-    public init(path: String, options: EnvironmentOptions = EnvironmentOptions()) throws(EventStoreError) {
+    /// - Parameter projections: views the writer keeps current inside each append's transaction; caught up
+    ///   (or rebuilt, when their version changed) before `init` returns.
+    public init(
+        path: String, options: EnvironmentOptions = EnvironmentOptions(), projections: [any InlineProjection] = []
+    ) throws(EventStoreError) {
         do {
             let environment = try Environment(path: path, options: options)
             let databases: StoreDatabases
             do {
-                databases = try StoreDatabases(environment: environment)
+                databases = try StoreDatabases(environment: environment, projections: projections)
                 try EventStore.checkFormat(environment, databases)
+                try EventStore.catchUpProjections(environment, databases)
             } catch {
                 environment.close()
                 throw error
@@ -312,6 +317,48 @@ public final class EventStore: Sendable {
             return "\(error)"
         }
         return nil
+    }
+
+    /// Runs `body` in a read transaction with the inline projections' databases: how views are queried.
+    public func readViews<R>(_ body: (borrowing Transaction, ProjectionDatabases) throws -> R) throws -> R {
+        try environment.read { txn in try body(txn, databases.projectionDatabases) }
+    }
+
+    /// Brings every inline projection up to the head: from its checkpoint, or from scratch when its version changed.
+    private static func catchUpProjections(_ environment: Environment, _ databases: StoreDatabases) throws {
+        for projection in databases.projections {
+            let (checkpoint, head) = try environment.read { txn in
+                (try ProjectionCheckpoint.load(projection.name, txn, databases.meta), try ChainHead.load(txn, databases).position)
+            }
+            var position = checkpoint?.position ?? 0
+            if checkpoint?.version != projection.version {
+                try environment.write { txn in
+                    for name in projection.databaseNames { try txn.clear(databases.projectionDatabases[name]) }
+                    try ProjectionCheckpoint(version: projection.version, position: 0).save(projection.name, txn, databases.meta)
+                }
+                position = 0
+            }
+            while position < head {
+                position = try environment.write { txn in
+                    var last = try ProjectionCheckpoint.load(projection.name, txn, databases.meta)?.position ?? 0
+                    try txn.withCursor(databases.events) { cursor in
+                        var found = try cursor.move(.atOrAfter, key: StoreKeys.event(last + 1))
+                        var count = 0
+                        while found && count < 10_000 {
+                            let event = try cursor.withCurrent { key, value in
+                                try RecordCodec.decode(value, position: StoreKeys.readUInt64(key))
+                            }
+                            try projection.apply(event, in: txn, databases: databases.projectionDatabases)
+                            last = event.position
+                            count += 1
+                            found = try cursor.move(.next)
+                        }
+                    }
+                    try ProjectionCheckpoint(version: projection.version, position: last).save(projection.name, txn, databases.meta)
+                    return last
+                }
+            }
+        }
     }
 
     private static func checkFormat(_ environment: Environment, _ databases: StoreDatabases) throws {

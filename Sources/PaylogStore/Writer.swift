@@ -142,10 +142,17 @@ final class Writer: @unchecked Sendable {
                 event, streamID: streamID, version: version, position: position, recordedAt: recordedAt)
             let hash = RecordCodec.chainHash(previous: chain.hash, record: record)
             let positionKey = StoreKeys.event(position)
-            try txn.put(RecordCodec.value(hash: hash, record: record), for: positionKey, in: databases.events, append: true)
+            let value = RecordCodec.value(hash: hash, record: record)
+            try txn.put(value, for: positionKey, in: databases.events, append: true)
             try txn.put(positionKey, for: StoreKeys.stream(streamID, version: version), in: databases.streams)
             try txn.put(positionKey, for: withUnsafeBytes(of: event.id.uuid) { Array($0) }, in: databases.ids)
             chain = ChainHead(position: position, hash: hash)
+            if !databases.projections.isEmpty {
+                let recorded = try value.withUnsafeBytes { bytes throws(EventStoreError) in
+                    try RecordCodec.decode(bytes, position: position)
+                }
+                try applyProjections(recorded, in: txn, databases: databases)
+            }
         }
         try txn.put(StoreKeys.bigEndian(version) + StoreKeys.bigEndian(chain.position), for: headKey, in: databases.heads)
         try chain.save(txn, databases)
@@ -155,6 +162,15 @@ final class Writer: @unchecked Sendable {
                 versions: (currentVersion + 1)...version, wasAlreadyRecorded: false),
             chain
         )
+    }
+
+    /// Applies `event` to every inline projection and advances their checkpoints.
+    static func applyProjections(_ event: RecordedEvent, in txn: borrowing Transaction, databases: StoreDatabases) throws {
+        for projection in databases.projections {
+            try projection.apply(event, in: txn, databases: databases.projectionDatabases)
+            try ProjectionCheckpoint(version: projection.version, position: event.position)
+                .save(projection.name, txn, databases.meta)
+        }
     }
 
     /// The result of re-appending events that are already stored, or the conflict that forbids it.

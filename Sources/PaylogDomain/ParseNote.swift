@@ -1,0 +1,26 @@
+/// A fact noticed while reading a provider URL that the typed fields alone do not show.
+///
+/// Notes never make a parse fail; they tell a later compatibility checker how the input deviated
+/// from the clean form so it can judge it.
+public enum ParseNote: Sendable, Hashable, Codable {
+    /// The URL contained characters that are not allowed unescaped (space, `{`, `"`, a stray `%`, …);
+    /// it was read after escaping them.
+    case lenientURLParsing
+    /// Square's `amount_money.amount` was a JSON string (the doc's JS sample sends `"500"`), not a number.
+    case amountSentAsString
+    /// Square's `data` value contained unescaped `&` (or the callback URL had its own query), so it was
+    /// taken as everything after `data=` rather than as one query item.
+    case dataRecoveredFromRawQuery
+    /// A query item's value (or name) was not valid percent-encoded UTF-8; it is kept percent-encoded.
+    case undecodablePercentEncoding(String)
+    /// A query item occurred more than once; the first occurrence is used.
+    case duplicateQueryItem(String)
+    /// The host and path differ from the documented launch endpoint; they are given as observed.
+    case unexpectedEndpoint(String)
+    /// An error parameter and our own `paylog_outcome` marker disagree; the error parameter wins.
+    case conflictingOutcome
+    /// A `paylog_payment` item was present but is not a valid payment id; it is not used for routing.
+    case invalidRoutingPaymentID(String)
+    /// The declared app version could not be read as dotted numbers.
+    case unreadableAppVersion(String)
+}

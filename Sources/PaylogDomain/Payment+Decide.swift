@@ -1,0 +1,81 @@
+extension Payment {
+    /// How long the provider keeps an offline payment that was never uploaded (Square: 24 hours).
+    public static func offlineWindowMicroseconds(_ provider: Provider) -> Int64? {
+        provider == .square ? 24 * 3600 * 1_000_000 : nil
+    }
+
+    /// Decides the events `command` produces for the payment `payment` (nil when it has no events yet).
+    ///
+    /// Returns an empty list when the command changes nothing (an identical callback, an already-recorded
+    /// report line, failing an already failed payment, expiring one that has not expired); throws when the
+    /// command cannot apply (see ``PaymentRejection``).
+    ///
+    /// - Parameter at: when the fact was observed, µs since the epoch (used for offline expiry).
+    public static func decide(
+        _ command: PaymentCommand, for payment: Payment?, id: String, at: Int64?
+    ) throws(PaymentRejection) -> [PaymentEvent] {
+        if case .request(let request, let built) = command {
+            return [.requested(Requested(
+                launchURL: request.rawURL, provider: request.provider, amount: request.amount,
+                reference: request.reference, apiVersion: request.apiVersion, appVersion: request.appVersion,
+                builtByPaylog: built))]
+        }
+        guard let payment else { throw .unknownPayment(id) }
+        switch command {
+        case .request:
+            return []  // handled above
+        case .switchApp(let note):
+            return [.appSwitched(AppSwitched(note: note))]
+        case .receiveCallback(let outcome):
+            return try payment.decideCallback(outcome, at: at)
+        case .reconcile(let line, let matchedBy):
+            if payment.status == .reconciled && payment.transactionID == line.transactionID { return [] }
+            let mismatch = line.amount != nil && payment.amount != nil && line.amount != payment.amount
+            return [.reconciled(Reconciled(
+                reportLine: line.rawLine, transactionID: line.transactionID, matchedBy: matchedBy,
+                amount: line.amount, amountMismatch: mismatch))]
+        case .fail(let reason):
+            if payment.status == .failed { return [] }
+            if payment.status == .completed || payment.status == .reconciled {
+                throw .alreadySucceeded(payment: id, status: payment.status)
+            }
+            return [.failed(Failed(source: .operator_, errorCode: nil, reason: reason))]
+        case .expire(let now):
+            guard payment.status == .offline, let expiry = payment.offlineExpiresAtMicroseconds, expiry <= now else { return [] }
+            return [.failed(Failed(
+                source: .expiry, errorCode: nil,
+                reason: "offline payment not reconciled within the provider's window (expired at µs \(expiry))"))]
+        }
+    }
+
+    private func decideCallback(_ outcome: CallbackOutcome, at: Int64?) throws(PaymentRejection) -> [PaymentEvent] {
+        if callbackURLs.contains(outcome.rawURL) { return [] }  // an identical callback: a duplicate
+        if outcome.provider != provider { throw .providerMismatch(payment: id, expected: provider, got: outcome.provider) }
+        let succeeded: Bool? = switch outcome.status {
+        case .success: true
+        case .failure: false
+        case .invalid: nil
+        }
+        let contradicts = succeeded != nil && lastCallbackSucceeded != nil && succeeded != lastCallbackSucceeded
+        var events: [PaymentEvent] = [.callbackReceived(CallbackReceived(
+            callbackURL: outcome.rawURL, outcome: outcome, isRepeat: !callbackURLs.isEmpty,
+            isLate: status == .failed, contradictsEarlier: contradicts))]
+        switch succeeded {
+        case true?:
+            if outcome.isOffline, let clientID = outcome.clientTransactionID, status != .offline, status != .reconciled {
+                let expiry = at.flatMap { at in Payment.offlineWindowMicroseconds(provider).map { at + $0 } }
+                events.append(.offline(Offline(clientTransactionID: clientID, expiresAtMicroseconds: expiry)))
+            }
+        case false?:
+            // A failure after a success is recorded (it is evidence) but does not undo the success.
+            if !hasSucceeded && status != .failed {
+                events.append(.failed(Failed(
+                    source: .provider, errorCode: outcome.errorCode,
+                    reason: outcome.message ?? "the provider reported \(outcome.errorCode ?? "a failure")")))
+            }
+        case nil:
+            break
+        }
+        return events
+    }
+}

@@ -1,0 +1,59 @@
+/// A payment as its events leave it: the state the decide/evolve state machine works on, and what
+/// `paylog status` shows. Built only by applying events in order (``apply(_:)``).
+public struct Payment: Sendable, Hashable, Codable {
+    /// The payment (stream) id.
+    public var id: String
+    /// Where it stands.
+    public var status: PaymentStatus
+    /// The provider of the latest request.
+    public var provider: Provider
+    /// The amount of the latest request, when readable.
+    public var amount: Money?
+    /// Every routing reference its requests carried, oldest first.
+    public var references: [String]
+    /// The API version the latest request claimed.
+    public var apiVersion: String?
+    /// The app version the latest request declared.
+    public var appVersion: String?
+    /// The provider's transaction id, from a callback or the report.
+    public var transactionID: String?
+    /// Square's `client_transaction_id`.
+    public var clientTransactionID: String?
+    /// The latest provider error code.
+    public var errorCode: String?
+    /// The latest failure reason.
+    public var failureReason: String?
+    /// The number of events applied: the stream version.
+    public var version: UInt64
+    /// Raw URLs of every recorded callback, in order.
+    public var callbackURLs: [String]
+    /// The status of the latest callback that was a success or a failure.
+    public var lastCallbackSucceeded: Bool?
+    /// When an offline payment expires unreconciled (µs since the epoch).
+    public var offlineExpiresAtMicroseconds: Int64?
+    /// A callback arrived after the payment had failed.
+    public var hadLateCallback: Bool
+    /// Callbacks contradicted each other.
+    public var hadContradictingCallbacks: Bool
+    /// The report's amount differed from the request's.
+    public var hadAmountMismatch: Bool
+    /// A new request arrived after the payment had succeeded.
+    public var hadRequestAfterSuccess: Bool
+
+    /// The state before any event: only ``apply(_:)`` of a `Requested` event makes it meaningful.
+    public init(id: String, provider: Provider) {
+        self.id = id
+        self.status = .requested
+        self.provider = provider
+        self.references = []
+        self.version = 0
+        self.callbackURLs = []
+        self.hadLateCallback = false
+        self.hadContradictingCallbacks = false
+        self.hadAmountMismatch = false
+        self.hadRequestAfterSuccess = false
+    }
+
+    /// True for completed, offline and reconciled payments.
+    public var hasSucceeded: Bool { [.completed, .offline, .reconciled].contains(status) }
+}

@@ -1,0 +1,27 @@
+/// One of the six events of a payment's stream.
+public enum PaymentEvent: Sendable, Hashable, Codable {
+    /// A launch URL was built or observed.
+    case requested(Requested)
+    /// The shop's app switched to the provider's app.
+    case appSwitched(AppSwitched)
+    /// A callback came back.
+    case callbackReceived(CallbackReceived)
+    /// A successful payment was taken offline and awaits reconciliation.
+    case offline(Offline)
+    /// The provider's report lists the payment.
+    case reconciled(Reconciled)
+    /// The payment failed.
+    case failed(Failed)
+
+    /// The event type name stored in the log.
+    public var typeName: String {
+        switch self {
+        case .requested: return "Requested"
+        case .appSwitched: return "AppSwitched"
+        case .callbackReceived: return "CallbackReceived"
+        case .offline: return "Offline"
+        case .reconciled: return "Reconciled"
+        case .failed: return "Failed"
+        }
+    }
+}

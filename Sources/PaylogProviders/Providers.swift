@@ -1,0 +1,66 @@
+import PaylogDomain
+
+/// Entry points that pick the provider adapter for a URL or spec.
+public enum Providers {
+    /// The adapters of all providers, in ``PaylogDomain/Provider`` order.
+    public static let all: [any ProviderAdapter] = Provider.allCases.map(adapter(for:))
+
+    /// The adapter for `provider`.
+    public static func adapter(for provider: Provider) -> any ProviderAdapter {
+        switch provider {
+        case .square: return SquareAdapter()
+        case .sumup: return SumUpAdapter()
+        case .izettle: return IZettleAdapter()
+        }
+    }
+
+    /// The provider whose launch scheme `url` uses (case-insensitive).
+    ///
+    /// - Throws: ``ProviderError/notAURL(_:)`` or ``ProviderError/unknownLaunchScheme(_:)``.
+    public static func provider(ofLaunchURL url: String) throws(ProviderError) -> Provider {
+        let parsed = try ParsedURL(url)
+        guard let adapter = all.first(where: { $0.launchScheme == parsed.scheme }) else {
+            throw .unknownLaunchScheme(parsed.components.scheme ?? "")
+        }
+        return adapter.provider
+    }
+
+    /// Reads a launch URL with the adapter its scheme selects.
+    public static func parseLaunch(_ url: String, appVersion: String? = nil) throws(ProviderError) -> LaunchRequest {
+        try adapter(for: provider(ofLaunchURL: url)).parseLaunch(url, appVersion: appVersion)
+    }
+
+    /// The provider a callback evidently comes from: Square when a `data` item holds a JSON object with
+    /// `status`, SumUp when any query item starts with `smp-`, otherwise `nil` (iZettle cannot be told
+    /// from the URL).
+    ///
+    /// - Throws: ``ProviderError/notAURL(_:)``.
+    public static func detectCallbackProvider(_ url: String) throws(ProviderError) -> Provider? {
+        let parsed = try ParsedURL(url)
+        if let data = try? SquareData(parsed), data.object["status"] != nil { return .square }
+        if parsed.items.contains(where: { $0.name.hasPrefix("smp-") }) { return .sumup }
+        return nil
+    }
+
+    /// Reads a callback URL.
+    ///
+    /// - Parameters:
+    ///   - url: The exact callback URL (its scheme is the shop's own, so it does not name the provider).
+    ///   - provider: The provider, when known; required for iZettle. When `nil` it is detected as in
+    ///     ``detectCallbackProvider(_:)``.
+    ///   - hint: Outside knowledge about which callback URL was opened (see ``CallbackHint``).
+    /// - Throws: ``ProviderError/unattributableCallback(_:)`` when `provider` is `nil` and nothing identifies it.
+    public static func parseCallback(
+        _ url: String, provider: Provider?, hint: CallbackHint? = nil
+    ) throws(ProviderError) -> CallbackOutcome {
+        var chosen = provider
+        if chosen == nil { chosen = try detectCallbackProvider(url) }
+        guard let chosen else { throw .unattributableCallback(url) }
+        return try adapter(for: chosen).parseCallback(url, hint: hint)
+    }
+
+    /// Builds the launch URL for `spec` with its provider's adapter.
+    public static func buildLaunchURL(for spec: LaunchSpec) throws(ProviderError) -> String {
+        try adapter(for: spec.provider).buildLaunchURL(for: spec)
+    }
+}

@@ -1,0 +1,18 @@
+import LMDBKit
+
+/// A view kept in the store's own LMDB environment and updated by the writer inside the same transaction as
+/// the events it derives from: it is current as soon as an append is acknowledged, and every event is applied
+/// exactly once, also across crashes (the checkpoint commits with the view).
+///
+/// At open the store catches a projection up from its checkpoint, and rebuilds it from position 1 when its
+/// ``version`` differs from the one stored with the checkpoint.
+public protocol InlineProjection: Sendable {
+    /// A stable name, used in the checkpoint key.
+    var name: String { get }
+    /// The projection's code version. Change it whenever `apply` changes meaning: the view is rebuilt.
+    var version: UInt64 { get }
+    /// The LMDB databases the projection owns (names unique across the store).
+    var databaseNames: [String] { get }
+    /// Applies one event to the view. Throwing fails the append that carried the event.
+    func apply(_ event: RecordedEvent, in txn: borrowing Transaction, databases: ProjectionDatabases) throws
+}

@@ -1,0 +1,171 @@
+import Foundation
+import PaylogDomain
+import PaylogStore
+import SwiftProtobuf
+
+/// Encodes payment events into log payloads (protobuf, `Schema/events.proto`) and decodes them back,
+/// upcasting older schema versions and refusing newer ones.
+public enum EventCodec {
+    /// The payload schema version this build writes for every event type.
+    public static let currentSchemaVersion: UInt32 = 1
+
+    /// The `NewEvent` for `event`, with the given envelope metadata.
+    public static func encode(
+        _ event: PaymentEvent, id: UUID, observedAt: Timestamp?, correlationID: String = "", causationID: String = "",
+        actor: String
+    ) throws -> NewEvent {
+        NewEvent(
+            id: id, type: event.typeName, schemaVersion: currentSchemaVersion, payload: try payload(event),
+            observedAt: observedAt, correlationID: correlationID, causationID: causationID, actor: actor)
+    }
+
+    /// The payload bytes of `event`.
+    public static func payload(_ event: PaymentEvent) throws -> Data {
+        switch event {
+        case .requested(let e):
+            var m = Paylog_Events_V1_Requested()
+            m.launchURL = e.launchURL
+            m.provider = e.provider.rawValue
+            if let amount = e.amount { m.amount = money(amount) }
+            if let v = e.reference { m.reference = v }
+            if let v = e.apiVersion { m.apiVersion = v }
+            if let v = e.appVersion { m.appVersion = v }
+            m.builtByPaylog = e.builtByPaylog
+            return try m.serializedData()
+        case .appSwitched(let e):
+            var m = Paylog_Events_V1_AppSwitched()
+            m.note = e.note
+            return try m.serializedData()
+        case .callbackReceived(let e):
+            var m = Paylog_Events_V1_CallbackReceived()
+            m.callbackURL = e.callbackURL
+            m.outcome = outcome(e.outcome)
+            m.isRepeat = e.isRepeat
+            m.isLate = e.isLate
+            m.contradictsEarlier = e.contradictsEarlier
+            return try m.serializedData()
+        case .offline(let e):
+            var m = Paylog_Events_V1_Offline()
+            m.clientTransactionID = e.clientTransactionID
+            if let v = e.expiresAtMicroseconds { m.expiresAtUs = v }
+            return try m.serializedData()
+        case .reconciled(let e):
+            var m = Paylog_Events_V1_Reconciled()
+            m.reportLine = e.reportLine
+            m.transactionID = e.transactionID
+            m.matchedBy = e.matchedBy
+            if let amount = e.amount { m.amount = money(amount) }
+            m.amountMismatch = e.amountMismatch
+            return try m.serializedData()
+        case .failed(let e):
+            var m = Paylog_Events_V1_Failed()
+            m.source = e.source.rawValue
+            if let v = e.errorCode { m.errorCode = v }
+            m.reason = e.reason
+            return try m.serializedData()
+        }
+    }
+
+    /// Decodes a recorded event into a payment event.
+    public static func decode(_ event: RecordedEvent) throws(EventCodecError) -> PaymentEvent {
+        try decode(type: event.type, schemaVersion: event.schemaVersion, payload: event.payload, position: event.position)
+    }
+
+    /// Decodes a payload of `type` at `schemaVersion`.
+    public static func decode(type: String, schemaVersion: UInt32, payload: Data, position: UInt64) throws(EventCodecError) -> PaymentEvent {
+        guard schemaVersion <= currentSchemaVersion else {
+            throw .newerSchema(type: type, version: schemaVersion, supported: currentSchemaVersion, position: position)
+        }
+        func fail(_ reason: String) -> EventCodecError { .undecodable(type: type, position: position, reason: reason) }
+        do {
+            switch type {
+            case "Requested":
+                let m = try Paylog_Events_V1_Requested(serializedBytes: payload)
+                guard let provider = Provider(rawValue: m.provider) else { throw fail("unknown provider \(m.provider)") }
+                return .requested(Requested(
+                    launchURL: m.launchURL, provider: provider, amount: try m.hasAmount ? money(m.amount) : nil,
+                    reference: m.hasReference ? m.reference : nil, apiVersion: m.hasApiVersion ? m.apiVersion : nil,
+                    appVersion: m.hasAppVersion ? m.appVersion : nil, builtByPaylog: m.builtByPaylog))
+            case "AppSwitched":
+                let m = try Paylog_Events_V1_AppSwitched(serializedBytes: payload)
+                return .appSwitched(AppSwitched(note: m.note))
+            case "CallbackReceived":
+                let m = try Paylog_Events_V1_CallbackReceived(serializedBytes: payload)
+                return .callbackReceived(CallbackReceived(
+                    callbackURL: m.callbackURL, outcome: try outcome(m.outcome, rawURL: m.callbackURL),
+                    isRepeat: m.isRepeat, isLate: m.isLate, contradictsEarlier: m.contradictsEarlier))
+            case "Offline":
+                let m = try Paylog_Events_V1_Offline(serializedBytes: payload)
+                return .offline(Offline(
+                    clientTransactionID: m.clientTransactionID, expiresAtMicroseconds: m.hasExpiresAtUs ? m.expiresAtUs : nil))
+            case "Reconciled":
+                let m = try Paylog_Events_V1_Reconciled(serializedBytes: payload)
+                return .reconciled(Reconciled(
+                    reportLine: m.reportLine, transactionID: m.transactionID, matchedBy: m.matchedBy,
+                    amount: try m.hasAmount ? money(m.amount) : nil, amountMismatch: m.amountMismatch))
+            case "Failed":
+                let m = try Paylog_Events_V1_Failed(serializedBytes: payload)
+                guard let source = FailureSource(rawValue: m.source) else { throw fail("unknown failure source \(m.source)") }
+                return .failed(Failed(source: source, errorCode: m.hasErrorCode ? m.errorCode : nil, reason: m.reason))
+            default:
+                throw EventCodecError.unknownType(type, position: position)
+            }
+        } catch let error as EventCodecError {
+            throw error
+        } catch {
+            throw fail("\(error)")
+        }
+    }
+
+    static func money(_ money: Money) -> Paylog_Events_V1_Money {
+        var m = Paylog_Events_V1_Money()
+        m.minorUnits = money.minorUnits
+        m.currency = money.currency.code
+        return m
+    }
+
+    static func money(_ m: Paylog_Events_V1_Money) throws -> Money {
+        Money(minorUnits: m.minorUnits, currency: try CurrencyCode(m.currency))
+    }
+
+    static func outcome(_ o: CallbackOutcome) -> Paylog_Events_V1_CallbackOutcome {
+        var m = Paylog_Events_V1_CallbackOutcome()
+        m.provider = o.provider.rawValue
+        switch o.status {
+        case .success: m.status = "success"
+        case .failure: m.status = "failure"
+        case .invalid(let raw):
+            m.status = "invalid"
+            m.invalidStatus = raw
+        }
+        if let v = o.transactionID { m.transactionID = v }
+        if let v = o.clientTransactionID { m.clientTransactionID = v }
+        if let v = o.reference { m.reference = v }
+        if let v = o.errorCode { m.errorCode = v }
+        if let v = o.message { m.message = v }
+        m.isOffline = o.isOffline
+        if case .paymentID(let id)? = o.routingHint { m.routingPaymentID = id.rawValue }
+        m.fields = o.fields
+        return m
+    }
+
+    static func outcome(_ m: Paylog_Events_V1_CallbackOutcome, rawURL: String) throws -> CallbackOutcome {
+        guard let provider = Provider(rawValue: m.provider) else {
+            throw EventCodecError.undecodable(type: "CallbackReceived", position: 0, reason: "unknown provider \(m.provider)")
+        }
+        let status: CallbackStatus = switch m.status {
+        case "success": .success
+        case "failure": .failure
+        default: .invalid(m.invalidStatus)
+        }
+        var hint: RoutingHint?
+        if m.hasRoutingPaymentID, let id = try? PaymentID(m.routingPaymentID) { hint = .paymentID(id) }
+        else if m.hasReference { hint = .reference(m.reference) }
+        return CallbackOutcome(
+            provider: provider, rawURL: rawURL, status: status,
+            transactionID: m.hasTransactionID ? m.transactionID : nil,
+            clientTransactionID: m.hasClientTransactionID ? m.clientTransactionID : nil,
+            reference: m.hasReference ? m.reference : nil, errorCode: m.hasErrorCode ? m.errorCode : nil,
+            message: m.hasMessage ? m.message : nil, isOffline: m.isOffline, routingHint: hint, fields: m.fields)
+    }
+}

@@ -1,0 +1,116 @@
+import Crypto
+import Foundation
+import PaylogDomain
+import PaylogStore
+
+/// Records observations of payments: loads the payment from the status view, asks the state machine what the
+/// observation means (``Payment/decide(_:for:id:at:)``), and appends the resulting events with an expected
+/// version, retrying when another writer got there first.
+///
+/// Event ids are derived from the observation (payment, kind, time, evidence), so recording the same
+/// observation again — a re-ingested file, a retried request — appends nothing, across restarts.
+public struct PaymentWorkflow: Sendable {
+    /// The log, opened with ``PaymentsProjection``.
+    public let store: EventStore
+    /// Written into every event's `actor`.
+    public let actor: String
+
+    /// A workflow over `store`, which must have been opened with a ``PaymentsProjection``.
+    public init(store: EventStore, actor: String) {
+        self.store = store
+        self.actor = actor
+    }
+
+    /// Opens the store at `path` with the views this workflow needs.
+    public static func openStore(at path: String) throws(EventStoreError) -> EventStore {
+        try EventStore(path: path, projections: [PaymentsProjection()])
+    }
+
+    /// Records `command` on payment `paymentID`, observed at `observedAt`. `evidence` identifies the
+    /// observation (the raw URL or line) for idempotency.
+    public func record(
+        _ command: PaymentCommand, payment paymentID: String, observedAt: Timestamp?, evidence: String,
+        correlationID: String = ""
+    ) async throws(WorkflowError) -> RecordOutcome {
+        let identity = PaymentWorkflow.identity(paymentID, command: command, observedAt: observedAt, evidence: evidence)
+        for _ in 0..<20 {
+            let current: Payment?
+            do {
+                current = try PaymentsProjection.payment(paymentID, in: store)
+            } catch let error as EventStoreError {
+                throw .store(error)
+            } catch {
+                throw .store(.corruptRecord(position: 0, reason: "the status view does not decode: \(error)"))
+            }
+            // An observation already recorded is recognised by its first event id before deciding again.
+            if let existing = try? store.event(id: PaymentWorkflow.eventID(identity, index: 0)), existing.streamID == paymentID,
+                let current
+            {
+                return RecordOutcome(paymentID: paymentID, eventsAppended: 0, wasAlreadyRecorded: true, payment: current)
+            }
+            let events: [PaymentEvent]
+            do {
+                events = try Payment.decide(command, for: current, id: paymentID, at: observedAt?.microseconds)
+            } catch {
+                throw .rejected(error)
+            }
+            guard !events.isEmpty, let version = current?.version ?? .some(0) else {
+                return RecordOutcome(paymentID: paymentID, eventsAppended: 0, wasAlreadyRecorded: false, payment: current!)
+            }
+            let newEvents: [NewEvent]
+            do {
+                newEvents = try events.enumerated().map { index, event in
+                    try EventCodec.encode(
+                        event, id: PaymentWorkflow.eventID(identity, index: index), observedAt: observedAt,
+                        correlationID: correlationID, actor: actor)
+                }
+            } catch {
+                throw .store(.corruptRecord(position: 0, reason: "an event did not encode: \(error)"))
+            }
+            do {
+                let result = try await store.append(newEvents, to: paymentID, expecting: version == 0 ? .noStream : .exact(version))
+                var payment = current
+                for event in events { Payment.evolve(&payment, id: paymentID, event) }
+                return RecordOutcome(
+                    paymentID: paymentID, eventsAppended: result.wasAlreadyRecorded ? 0 : events.count,
+                    wasAlreadyRecorded: result.wasAlreadyRecorded, payment: payment!)
+            } catch .wrongExpectedVersion {
+                continue
+            } catch {
+                throw .store(error)
+            }
+        }
+        throw .tooMuchContention(payment: paymentID)
+    }
+
+    /// The payment a routing key points at.
+    public func route(_ key: String) throws -> String? { try PaymentsProjection.route(key, in: store) }
+
+    /// A stable digest of one observation.
+    static func identity(_ paymentID: String, command: PaymentCommand, observedAt: Timestamp?, evidence: String) -> [UInt8] {
+        let kind: String = switch command {
+        case .request: "request"
+        case .switchApp: "app_switch"
+        case .receiveCallback: "callback"
+        case .reconcile: "reconcile"
+        case .fail: "fail"
+        case .expire: "expire"
+        }
+        var hasher = SHA256()
+        for part in [paymentID, kind, observedAt.map { String($0.microseconds) } ?? "-", evidence] {
+            hasher.update(data: Array(part.utf8) + [0])
+        }
+        return Array(hasher.finalize())
+    }
+
+    /// The id of the `index`-th event an observation produces: a name-based UUID (version 8 layout) from its digest.
+    static func eventID(_ identity: [UInt8], index: Int) -> UUID {
+        var hasher = SHA256()
+        hasher.update(data: identity)
+        hasher.update(data: [UInt8(truncatingIfNeeded: index)])
+        var b = Array(hasher.finalize().prefix(16))
+        b[6] = (b[6] & 0x0F) | 0x80
+        b[8] = (b[8] & 0x3F) | 0x80
+        return UUID(uuid: (b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13], b[14], b[15]))
+    }
+}

@@ -1,0 +1,88 @@
+import Foundation
+import LMDBKit
+import PaylogDomain
+import PaylogStore
+
+/// The status view: per payment its current ``Payment`` state, plus the routing index that finds a payment
+/// from what a callback or report line carries. Kept inline, so it is current when an append is acknowledged.
+///
+/// Databases: `payments` (payment id → JSON of ``Payment``), `routes` (`<kind>:<value>` → payment id) with kinds
+/// `ref` (request reference: Square `state`, SumUp `foreign-tx-id`, iZettle `reference`), `ctx` (Square
+/// `client_transaction_id`) and `tx` (provider transaction id or SumUp transaction code).
+public struct PaymentsProjection: InlineProjection {
+    /// The projection's name.
+    public let name = "payments"
+    /// Bump when `apply` changes meaning: the view is rebuilt from the log at the next open.
+    public let version: UInt64 = 1
+    /// The databases it owns.
+    public let databaseNames = ["payments", "routes"]
+
+    /// The status projection.
+    public init() {}
+
+    /// Applies one event: evolves the payment and indexes its routing keys.
+    public func apply(_ event: RecordedEvent, in txn: borrowing Transaction, databases: ProjectionDatabases) throws {
+        let paymentEvent = try EventCodec.decode(event)
+        let key = Array(event.streamID.utf8)
+        var payment = try txn.value(for: key, in: databases["payments"]).map {
+            try JSONDecoder().decode(Payment.self, from: Data($0))
+        }
+        Payment.evolve(&payment, id: event.streamID, paymentEvent)
+        try txn.put(Array(try JSONEncoder().encode(payment!)), for: key, in: databases["payments"])
+        for route in PaymentsProjection.routes(of: paymentEvent) {
+            try txn.put(key, for: Array(route.utf8), in: databases["routes"])
+        }
+    }
+
+    /// The routing keys an event makes known.
+    static func routes(of event: PaymentEvent) -> [String] {
+        switch event {
+        case .requested(let e): return e.reference.map { ["ref:\($0)"] } ?? []
+        case .callbackReceived(let e):
+            var keys: [String] = []
+            if let v = e.outcome.clientTransactionID { keys.append("ctx:\(v)") }
+            if let v = e.outcome.transactionID { keys.append("tx:\(v)") }
+            return keys
+        case .offline(let e): return ["ctx:\(e.clientTransactionID)"]
+        case .reconciled(let e): return ["tx:\(e.transactionID)"]
+        case .appSwitched, .failed: return []
+        }
+    }
+
+    /// The payment `id` as the view holds it.
+    public static func payment(_ id: String, in store: EventStore) throws -> Payment? {
+        try store.readViews { txn, databases in
+            try txn.value(for: Array(id.utf8), in: databases["payments"]).map {
+                try JSONDecoder().decode(Payment.self, from: Data($0))
+            }
+        }
+    }
+
+    /// The payment a routing key (`ref:…`, `ctx:…`, `tx:…`) points at.
+    public static func route(_ key: String, in store: EventStore) throws -> String? {
+        try store.readViews { txn, databases in
+            try txn.value(for: Array(key.utf8), in: databases["routes"]).map { String(decoding: $0, as: UTF8.self) }
+        }
+    }
+
+    /// Every payment in id order, optionally filtered.
+    public static func payments(
+        in store: EventStore, status: PaymentStatus? = nil, provider: Provider? = nil, limit: Int = .max
+    ) throws -> [Payment] {
+        try store.readViews { txn, databases in
+            try txn.withCursor(databases["payments"]) { cursor in
+                var result: [Payment] = []
+                var found = try cursor.move(.first)
+                let decoder = JSONDecoder()
+                while found && result.count < limit {
+                    let payment = try cursor.withCurrent { _, value in try decoder.decode(Payment.self, from: Data(value)) }
+                    if (status == nil || payment.status == status) && (provider == nil || payment.provider == provider) {
+                        result.append(payment)
+                    }
+                    found = try cursor.move(.next)
+                }
+                return result
+            }
+        }
+    }
+}

@@ -1,0 +1,24 @@
+import PaylogDomain
+import PaylogStore
+
+/// Why an observation could not be recorded. Nothing was recorded.
+public enum WorkflowError: Error, Sendable, CustomStringConvertible {
+    /// The state machine refused the command.
+    case rejected(PaymentRejection)
+    /// No payment matches the callback or report line.
+    case unroutable(String)
+    /// The log failed underneath.
+    case store(EventStoreError)
+    /// The payment kept changing under concurrent writers.
+    case tooMuchContention(payment: String)
+
+    /// What went wrong and what to do.
+    public var description: String {
+        switch self {
+        case .rejected(let rejection): return rejection.description
+        case .unroutable(let detail): return "No recorded payment matches \(detail). Record the payment's request first, or pass the payment id."
+        case .store(let error): return error.description
+        case .tooMuchContention(let id): return "Payment \(id) changed under 20 concurrent attempts; retry the observation."
+        }
+    }
+}

@@ -1,0 +1,83 @@
+import Foundation
+import PaylogDomain
+import PaylogProviders
+import Testing
+
+@Suite("Provider dispatch")
+struct ProvidersTests {
+    @Test(
+        "the launch scheme selects the adapter, case-insensitively",
+        arguments: [
+            ("square-commerce-v1://payment/create?data=%7B%7D", Provider.square),
+            ("SQUARE-COMMERCE-V1://payment/create?data=%7B%7D", .square),
+            ("sumupmerchant://pay/1.0?amount=1", .sumup),
+            ("izettle://x-callback-url/payment/1.0?price=1", .izettle),
+        ])
+    func dispatch(_ url: String, _ provider: Provider) throws {
+        #expect(try Providers.provider(ofLaunchURL: url) == provider)
+        let request = try Providers.parseLaunch(url, appVersion: "9.9")
+        #expect(request.provider == provider)
+        #expect(request.rawURL == url)
+        #expect(request.appVersion == "9.9")
+    }
+
+    @Test("unknown schemes and non-URLs are refused with a typed error")
+    func refusals() {
+        #expect(throws: ProviderError.unknownLaunchScheme("paypal")) { try Providers.parseLaunch("paypal://pay?x=1") }
+        #expect(throws: ProviderError.notAURL("")) { try Providers.parseLaunch("") }
+        #expect(throws: ProviderError.notAURL("://x")) { try Providers.parseLaunch("://x") }
+    }
+
+    @Test("every adapter is listed once, under its own provider")
+    func adapters() {
+        #expect(Providers.all.map(\.provider) == Provider.allCases)
+        #expect(Set(Providers.all.map(\.launchScheme)) == ["square-commerce-v1", "sumupmerchant", "izettle"])
+    }
+
+    @Test("error descriptions say what is wrong and what to do, naming the field")
+    func descriptions() throws {
+        let samples: [(ProviderError, [String])] = [
+            (
+                .requiresNewerApp(field: "skip-screen-success", minimum: "1.69", declared: "1.60"),
+                ["skip-screen-success", "1.69", "1.60"]
+            ),
+            (.fieldNotInAPIVersion("location_id", version: "1.2", availableIn: "1.3"), ["location_id", "1.2", "1.3"]),
+            (.tenderTypeNotAllowed("CASH", version: "1.0"), ["CASH", "1.0", "supported_tender_types"]),
+            (.missingField("title", provider: .izettle), ["title", "izettle", "set it"]),
+            (.nonIntegerPrice(Money(minorUnits: 1250, currency: .sek)), ["price", "12.50 SEK"]),
+            (.unattributableCallback("myshop://cb"), ["provider:"]),
+        ]
+        for (error, fragments) in samples {
+            for fragment in fragments { #expect(error.description.contains(fragment), "\(error)") }
+            #expect(error.description.contains(";"))
+        }
+    }
+
+    @Test(
+        "app versions compare numerically, component by component",
+        arguments: [
+            ("1.69", "1.8", false), ("1.8", "1.69", true), ("1.53", "1.53.0", false), ("1.53", "1.53.2", true),
+            ("4.59", "4.100", true), ("2", "1.99.99", false),
+        ])
+    func appVersions(_ lhs: String, _ rhs: String, _ isLess: Bool) throws {
+        let left = try #require(AppVersion(lhs))
+        let right = try #require(AppVersion(rhs))
+        #expect((left < right) == isLess)
+    }
+
+    @Test(
+        "app versions that are not dotted numbers are refused",
+        arguments: ["", "v1.2", "1..2", "1.2.", ".1", "1.2b", "1 .2"])
+    func badAppVersions(_ text: String) {
+        #expect(AppVersion(text) == nil)
+    }
+
+    @Test("trailing zeros do not change equality or hashing")
+    func appVersionEquality() throws {
+        let short = try #require(AppVersion("1.53"))
+        let long = try #require(AppVersion("1.53.0.0"))
+        #expect(short == long)
+        #expect(Set([short, long]).count == 1)
+        #expect(long.description == "1.53.0.0")
+    }
+}
