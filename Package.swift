@@ -54,14 +54,16 @@ let package = Package(
         .executableTarget(
             name: "paylog",
             dependencies: [
-                "PaylogStore",
+                "PaylogStore", "PaylogDomain", "PaylogProviders", "PaylogWorkflow",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         // A child process for the crash tests: appends in a loop and records every acknowledged position.
         .executableTarget(name: "paylog-torture", dependencies: ["PaylogStore"]),
 
-        .testTarget(name: "LMDBKitTests", dependencies: ["LMDBKit"]),
+        // Helpers shared by the test targets: temporary directories, built executables.
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .testTarget(name: "LMDBKitTests", dependencies: ["LMDBKit", "TestSupport"]),
         .testTarget(
             name: "PaylogDomainTests",
             dependencies: ["PaylogDomain", .product(name: "PropertyBased", package: "swift-property-based")]
@@ -73,8 +75,11 @@ let package = Package(
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]
         ),
-        .testTarget(name: "PaylogWorkflowTests", dependencies: ["PaylogWorkflow", "PaylogDomain", "PaylogStore"]),
-        .testTarget(name: "PaylogStoreTests", dependencies: ["PaylogStore", "LMDBKit", "paylog-torture"]),
+        .testTarget(name: "PaylogCLITests", dependencies: ["TestSupport", "paylog"]),
+        .testTarget(
+            name: "PaylogWorkflowTests", dependencies: ["PaylogWorkflow", "PaylogDomain", "PaylogProviders", "PaylogStore", "TestSupport"]
+        ),
+        .testTarget(name: "PaylogStoreTests", dependencies: ["PaylogStore", "LMDBKit", "TestSupport", "paylog-torture"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -9,6 +9,8 @@ public enum WorkflowError: Error, Sendable, CustomStringConvertible {
     case unroutable(String)
     /// The log failed underneath.
     case store(EventStoreError)
+    /// The URL or line cannot be understood at all (not a URL, unknown scheme, undecodable data).
+    case unreadable(String)
     /// The payment kept changing under concurrent writers.
     case tooMuchContention(payment: String)
 
@@ -16,7 +18,8 @@ public enum WorkflowError: Error, Sendable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .rejected(let rejection): return rejection.description
-        case .unroutable(let detail): return "No recorded payment matches \(detail). Record the payment's request first, or pass the payment id."
+        case .unroutable(let detail): return "No recorded payment matches \(detail). Check that the payment's request was recorded with this reference (for a callback, you can also pass the payment id)."
+        case .unreadable(let detail): return detail
         case .store(let error): return error.description
         case .tooMuchContention(let id): return "Payment \(id) changed under 20 concurrent attempts; retry the observation."
         }

@@ -1,27 +1,52 @@
 import ArgumentParser
 import Foundation
+import PaylogDomain
 import PaylogStore
+import PaylogWorkflow
 
-/// `paylog demo`: the README's main job. Records a few events on the default store and reads them back.
+/// `paylog demo`: the README's main job. Records a realistic day of a shop's payments and prints the summary.
 struct DemoCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "demo", abstract: "Record sample events on the store, read them back and verify the chain.")
+        commandName: "demo",
+        abstract: "Record a realistic day of payments (all providers, offline, late and duplicate callbacks) and summarize it.",
+        discussion: "The day is the same on every run (seeded), so running the demo twice appends nothing the second time.")
 
     @OptionGroup var storeOptions: StoreOptions
+    @Option(help: "How many payments the day has.") var payments: Int = 300
+    @Option(help: "The seed of the day.") var seed: UInt64 = 2026
 
     func run() async throws {
-        let store = try storeOptions.open()
-        defer { store.close() }
-        let stream = "demo-\(UUID().uuidString.prefix(8).lowercased())"
-        let types = ["Requested", "AppSwitched", "CallbackReceived"]
-        for type in types {
-            let payload = Data("{\"note\":\"smoke event \(type)\"}".utf8)
-            let result = try await store.append(
-                [NewEvent(type: type, payload: payload, observedAt: .now(), actor: "demo")], to: stream)
-            print("appended \(type) to \(stream) at position \(result.positions.lowerBound), version \(result.versions.lowerBound)")
+        let day = DemoDay(payments: payments, seed: seed)
+        let plan = try day.plan()
+        let workflow = try storeOptions.workflow(actor: "demo")
+        defer { workflow.store.close() }
+        print("Recording \(plan.lines.count) observations of \(payments) payments into \(workflow.store.path) …")
+        let report = await workflow.ingest(lines: plan.lines)
+        print("ingest: \(report.accepted) accepted, \(report.rejected) rejected, \(report.eventsAppended) events appended")
+        for error in report.errors.prefix(5) { print("  line \(error.line): \(error.message)") }
+        let expiry = Timestamp(microseconds: day.start.microseconds + 3 * 24 * 3600 * 1_000_000)
+        let expired = try await workflow.expireOffline(now: expiry)
+        print("expire (as of \(expiry)): \(expired.count) offline payment(s) never reconciled → failed")
+        print("")
+        print("Planted scenarios:")
+        for (name, count) in plan.scenarios.sorted(by: { $0.key < $1.key }) { print("  \(name): \(count)") }
+        print("Planted contract violations (recorded as observed; the replay checker judges them):")
+        for violation in plan.contractViolations { print("  \(violation.payment): \(violation.breach)") }
+        print("")
+        let all = try PaymentsProjection.payments(in: workflow.store)
+        var rows: [[String]] = []
+        for provider in Provider.allCases {
+            let mine = all.filter { $0.provider == provider }
+            rows.append([provider.rawValue] + PaymentStatus.allCases.map { status in String(mine.filter { $0.status == status }.count) }
+                        + [String(mine.count)])
         }
-        for event in try store.readStream(stream) { print(EventFormatting.line(event)) }
-        let report = try store.verifyChain()
-        print("chain \(report.isIntact ? "intact" : "BROKEN"): \(report.eventsChecked) events in \(store.path)")
+        print(Output.table(["provider"] + PaymentStatus.allCases.map(\.rawValue) + ["total"], rows))
+        let late = all.filter(\.hadLateCallback).map(\.id)
+        print("")
+        print("Late successes after our timeout (the classic dispute): \(late.count)\(late.isEmpty ? "" : " — e.g. " + late.prefix(3).joined(separator: ", "))")
+        print("Payments with contradicting callbacks: \(all.filter(\.hadContradictingCallbacks).count)")
+        let report2 = try workflow.store.verifyChain()
+        print("Log: \(try workflow.store.lastPosition()) events, hash chain \(report2.isIntact ? "intact" : "BROKEN")")
+        if let example = late.first { print("Try: paylog status \(example) --store \(storeOptions.resolvedPath)") }
     }
 }

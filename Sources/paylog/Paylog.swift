@@ -6,6 +6,11 @@ struct Paylog: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "paylog",
         abstract: "An append-only, hash-chained log of card-payment app switches (Square, SumUp, iZettle) on LMDB.",
-        subcommands: [DemoCommand.self, LogCommand.self, StreamCommand.self, VerifyCommand.self]
+        discussion: "Every command that touches data takes --store DIR (default $PAYLOG_STORE, else ./paylog-data). See Docs/cli.md.",
+        subcommands: [
+            DemoCommand.self, IngestCommand.self, RequestCommand.self, SwitchCommand.self, CallbackCommand.self,
+            ReconcileCommand.self, FailCommand.self, ExpireCommand.self, StatusCommand.self,
+            LogCommand.self, StreamCommand.self, VerifyCommand.self,
+        ]
     )
 }

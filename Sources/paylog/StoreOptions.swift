@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import PaylogStore
+import PaylogWorkflow
 
 /// The `--store` option every command that touches data takes.
 struct StoreOptions: ParsableArguments {
@@ -18,12 +19,17 @@ struct StoreOptions: ParsableArguments {
         return "./paylog-data"
     }
 
-    /// Opens the event store, turning failures into a readable exit.
+    /// Opens the event store with the payment views.
     func open() throws -> EventStore {
         do {
-            return try EventStore(path: resolvedPath)
+            return try PaymentWorkflow.openStore(at: resolvedPath)
         } catch {
-            throw ValidationError("Cannot open the store at \(resolvedPath): \(error)")
+            throw CLIError("Cannot open the store at \(resolvedPath): \(error)")
         }
+    }
+
+    /// A workflow over the opened store, recording `actor` on each event.
+    func workflow(actor: String = "cli") throws -> PaymentWorkflow {
+        PaymentWorkflow(store: try open(), actor: actor)
     }
 }

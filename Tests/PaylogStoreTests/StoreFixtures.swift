@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import PaylogStore
 
 /// Small builders shared by the store tests.
@@ -9,18 +10,6 @@ enum StoreFixtures {
     }
 
     /// The path of a product built next to the running test bundle.
-    static func product(_ name: String) throws -> String {
-        var directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-        for _ in 0..<4 {
-            let candidate = directory.appendingPathComponent(name).path
-            if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
-            directory = directory.deletingLastPathComponent()
-        }
-        let fallback = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent(".build/debug/\(name)").path
-        guard FileManager.default.isExecutableFile(atPath: fallback) else { throw FixtureError.missingProduct(name) }
-        return fallback
-    }
+    static func product(_ name: String) throws -> String { try BuiltProduct.path(name) }
 
-    enum FixtureError: Error { case missingProduct(String) }
 }

@@ -1,0 +1,19 @@
+import ArgumentParser
+
+/// `paylog fail ID --reason R`: records that we gave up on a payment.
+struct FailCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "fail", abstract: "Record Failed for a payment we gave up on (e.g. a timeout).")
+
+    @OptionGroup var storeOptions: StoreOptions
+    @Argument(help: "The payment id.") var payment: String
+    @Option(help: "Why, in words a support engineer will read later.") var reason: String
+    @OptionGroup var observed: ObservedAt
+
+    func run() async throws {
+        let workflow = try storeOptions.workflow()
+        defer { workflow.store.close() }
+        let outcome = try await workflow.record(.fail(payment: payment, at: try observed.timestamp(), reason: reason))
+        try Output.outcome(outcome, json: observed.json)
+    }
+}

@@ -1,0 +1,51 @@
+import ArgumentParser
+import PaylogDomain
+import PaylogWorkflow
+
+/// `paylog status [ID]`: one payment's status, or the list.
+struct StatusCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "status", abstract: "Show a payment's current status, or list payments.")
+
+    @OptionGroup var storeOptions: StoreOptions
+    @Argument(help: "The payment id; omit to list payments.") var payment: String?
+    @Option(help: "Only payments in this status.") var status: String?
+    @Option(help: "Only payments of this provider.") var provider: String?
+    @Option(help: "The most payments to list.") var limit: Int?
+    @Flag(help: "Print JSON (one object; a list prints one object per line).") var json = false
+
+    func run() throws {
+        let store = try storeOptions.open()
+        defer { store.close() }
+        if let payment {
+            guard let found = try PaymentsProjection.payment(payment, in: store) else {
+                throw CLIError("No payment \(payment) in the store at \(store.path).")
+            }
+            if json { print(try Output.json(Output.statusObject(found))) } else {
+                print(Output.table(Output.statusHeader, [Output.statusRow(found)]))
+            }
+            return
+        }
+        var statusFilter: PaymentStatus?
+        if let status {
+            guard let value = PaymentStatus(rawValue: status) else {
+                throw ValidationError("--status must be one of \(PaymentStatus.allCases.map(\.rawValue).joined(separator: ", ")).")
+            }
+            statusFilter = value
+        }
+        var providerFilter: Provider?
+        if let provider {
+            guard let value = Provider(rawValue: provider.lowercased()) else {
+                throw ValidationError("--provider must be square, sumup or izettle.")
+            }
+            providerFilter = value
+        }
+        let payments = try PaymentsProjection.payments(in: store, status: statusFilter, provider: providerFilter, limit: limit ?? .max)
+        if json {
+            for p in payments { print(try Output.json(Output.statusObject(p))) }
+        } else {
+            print(Output.table(Output.statusHeader, payments.map(Output.statusRow)))
+            print("\(payments.count) payment(s)")
+        }
+    }
+}
