@@ -77,7 +77,10 @@ let package = Package(
         ),
         .testTarget(name: "PaylogCLITests", dependencies: ["TestSupport", "paylog"]),
         .testTarget(
-            name: "PaylogWorkflowTests", dependencies: ["PaylogWorkflow", "PaylogDomain", "PaylogProviders", "PaylogStore", "TestSupport"]
+            name: "PaylogWorkflowTests", dependencies: [
+                "PaylogWorkflow", "PaylogDomain", "PaylogProviders", "PaylogStore", "TestSupport",
+                .product(name: "PropertyBased", package: "swift-property-based"),
+            ]
         ),
         .testTarget(name: "PaylogStoreTests", dependencies: ["PaylogStore", "LMDBKit", "TestSupport", "paylog-torture"]),
     ],
