@@ -59,6 +59,9 @@ public final class EventStore: Sendable {
         environment.close()
     }
 
+    /// The writer, for extensions that queue exclusive jobs.
+    var writerForJobs: Writer { writer }
+
     /// Counters of the group commits so far.
     public var writerStatistics: WriterStatistics { writer.statistics }
 

@@ -22,6 +22,8 @@ public enum EventStoreError: Error, Sendable, Equatable, CustomStringConvertible
     case closed
     /// LMDB failed underneath.
     case storage(LMDBError)
+    /// An imported event does not fit where it would go, or its hash does not match its fields.
+    case importMismatch(position: UInt64, reason: String)
     /// The store directory holds a log of a format this build does not know.
     case unsupportedFormat(found: UInt32, supported: UInt32)
 
@@ -50,6 +52,8 @@ public enum EventStoreError: Error, Sendable, Equatable, CustomStringConvertible
             return "The event store is closed; open it again."
         case .storage(let error):
             return error.description
+        case .importMismatch(let position, let reason):
+            return "Cannot import the event at position \(position): \(reason). Nothing of this import batch was written."
         case .unsupportedFormat(let found, let supported):
             return "The store was written in log format \(found); this build reads format \(supported). "
                 + "Use a paylog release that knows format \(found)."

@@ -13,7 +13,7 @@ final class Writer: @unchecked Sendable {
     private let databases: StoreDatabases
     private let condition = NSCondition()
     /// Guarded by `condition`.
-    private var queue: [AppendRequest] = []
+    private var queue: [WriterJob] = []
     /// Guarded by `condition`.
     private var stopping = false
     /// Guarded by `condition`.
@@ -34,13 +34,28 @@ final class Writer: @unchecked Sendable {
 
     /// Queues `request`. Fails it at once when the writer is stopping.
     func submit(_ request: AppendRequest) {
+        enqueue(.append(request))
+    }
+
+    /// Queues a job that runs alone in its own write transaction on the writer thread.
+    func submitExclusive(
+        _ run: @escaping @Sendable (borrowing Transaction, StoreDatabases) throws -> Void,
+        completion: @escaping @Sendable ((any Error)?) -> Void
+    ) {
+        enqueue(.exclusive(run: run, completion: completion))
+    }
+
+    private func enqueue(_ job: WriterJob) {
         condition.lock()
         if stopping {
             condition.unlock()
-            request.completion(.failure(.closed))
+            switch job {
+            case .append(let request): request.completion(.failure(.closed))
+            case .exclusive(_, let completion): completion(EventStoreError.closed)
+            }
             return
         }
-        queue.append(request)
+        queue.append(job)
         condition.signal()
         condition.unlock()
     }
@@ -64,9 +79,23 @@ final class Writer: @unchecked Sendable {
                 condition.unlock()
                 return
             }
-            let take = min(queue.count, maximumGroup)
-            let group = Array(queue.prefix(take))
-            queue.removeFirst(take)
+            if case .exclusive(let run, let completion) = queue[0] {
+                queue.removeFirst()
+                condition.unlock()
+                do {
+                    try environment.write { txn in try run(txn, databases) }
+                    completion(nil)
+                } catch {
+                    completion(error)
+                }
+                continue
+            }
+            // Take the appends at the head of the queue, up to an exclusive job.
+            var group: [AppendRequest] = []
+            while group.count < maximumGroup, case .append(let request)? = queue.first {
+                group.append(request)
+                queue.removeFirst()
+            }
             condition.unlock()
             commit(group)
         }

@@ -1,0 +1,62 @@
+import Foundation
+import LMDBKit
+
+extension EventStore {
+    /// Restores exported events into this store, keeping their ids, positions, versions, times and hashes.
+    ///
+    /// The store must hold exactly the events before the batch (for a whole log: be empty). Each event must
+    /// take the next position and its stream's next version, and the hash recomputed from its fields and the
+    /// previous hash must equal the exported hash — so a restored log verifies exactly as the original did, and
+    /// an edited export is refused. Inline projections are applied as events are written. Runs on the writer
+    /// thread, one transaction per call: all of the batch or nothing.
+    public func importEvents(_ events: [RecordedEvent]) async throws(EventStoreError) {
+        guard !events.isEmpty else { return }
+        let error: (any Error)? = await withCheckedContinuation { continuation in
+            writerForJobs.submitExclusive({ txn, databases in
+                var head = try ChainHead.load(txn, databases)
+                for event in events {
+                    guard event.position == head.position + 1 else {
+                        throw EventStoreError.importMismatch(
+                            position: event.position,
+                            reason: "the store's next position is \(head.position + 1); import into an empty store, in order")
+                    }
+                    let headKey = StoreKeys.streamHead(event.streamID)
+                    let version = try txn.value(for: headKey, in: databases.heads).map { StoreKeys.readUInt64($0) } ?? 0
+                    guard event.version == version + 1 else {
+                        throw EventStoreError.importMismatch(
+                            position: event.position, reason: "stream \(event.streamID) is at version \(version), the event says \(event.version)")
+                    }
+                    let new = NewEvent(
+                        id: event.id, type: event.type, schemaVersion: event.schemaVersion, payload: event.payload,
+                        observedAt: event.observedAt, correlationID: event.correlationID, causationID: event.causationID,
+                        actor: event.actor)
+                    let record = try RecordCodec.recordBytes(
+                        new, streamID: event.streamID, version: event.version, position: event.position, recordedAt: event.recordedAt)
+                    let hash = RecordCodec.chainHash(previous: head.hash, record: record)
+                    guard hash == event.hash else {
+                        throw EventStoreError.importMismatch(
+                            position: event.position, reason: "the recomputed hash differs from the exported one: the export was altered")
+                    }
+                    let idKey = withUnsafeBytes(of: event.id.uuid) { Array($0) }
+                    guard try txn.value(for: idKey, in: databases.ids) == nil else {
+                        throw EventStoreError.importMismatch(position: event.position, reason: "event id \(event.id) is already stored")
+                    }
+                    let positionKey = StoreKeys.event(event.position)
+                    try txn.put(RecordCodec.value(hash: hash, record: record), for: positionKey, in: databases.events, append: true)
+                    try txn.put(positionKey, for: StoreKeys.stream(event.streamID, version: event.version), in: databases.streams)
+                    try txn.put(positionKey, for: idKey, in: databases.ids)
+                    try txn.put(StoreKeys.bigEndian(event.version) + positionKey, for: headKey, in: databases.heads)
+                    head = ChainHead(position: event.position, hash: hash)
+                    try Writer.applyProjections(event, in: txn, databases: databases)
+                }
+                try head.save(txn, databases)
+            }, completion: { continuation.resume(returning: $0) })
+        }
+        switch error {
+        case nil: return
+        case let error as EventStoreError: throw error
+        case let error as LMDBError: throw .storage(error)
+        case let error?: throw .storage(.lmdb(code: -1, operation: "\(error)"))
+        }
+    }
+}

@@ -1,0 +1,82 @@
+import Foundation
+
+/// One event of `paylog export` (JSON Lines): every envelope field, the payload in base64 and the chain hash.
+/// Times are integer microseconds (exact), with an RFC 3339 copy for people. `paylog import-log` reads it back.
+public struct ExportLine: Sendable, Hashable, Codable {
+    /// Global position.
+    public var position: UInt64
+    /// Stream (payment) id.
+    public var stream: String
+    /// Version in the stream.
+    public var version: UInt64
+    /// Event id (UUID, lower case).
+    public var id: String
+    /// Event type.
+    public var type: String
+    /// Payload schema version.
+    public var schemaVersion: UInt32
+    /// Commit time, µs since the epoch.
+    public var recordedAtUs: Int64
+    /// Commit time, RFC 3339 (informational; `recorded_at_us` is authoritative).
+    public var recordedAt: String
+    /// Business time, µs since the epoch.
+    public var observedAtUs: Int64?
+    /// Correlation id.
+    public var correlationID: String
+    /// Causation id.
+    public var causationID: String
+    /// Actor.
+    public var actor: String
+    /// The payload bytes, base64.
+    public var payloadBase64: String
+    /// The chain hash, lower-case hex.
+    public var hash: String
+
+    enum CodingKeys: String, CodingKey {
+        case position, stream, version, id, type, actor, hash
+        case schemaVersion = "schema_version"
+        case recordedAtUs = "recorded_at_us"
+        case recordedAt = "recorded_at"
+        case observedAtUs = "observed_at_us"
+        case correlationID = "correlation_id"
+        case causationID = "causation_id"
+        case payloadBase64 = "payload_base64"
+    }
+
+    /// The export line of a recorded event.
+    public init(_ event: RecordedEvent) {
+        position = event.position
+        stream = event.streamID
+        version = event.version
+        id = event.id.uuidString.lowercased()
+        type = event.type
+        schemaVersion = event.schemaVersion
+        recordedAtUs = event.recordedAt.microseconds
+        recordedAt = event.recordedAt.rfc3339
+        observedAtUs = event.observedAt?.microseconds
+        correlationID = event.correlationID
+        causationID = event.causationID
+        actor = event.actor
+        payloadBase64 = event.payload.base64EncodedString()
+        hash = event.hashHex
+    }
+
+    /// The recorded event this line describes, or a message saying which field is unusable.
+    public func recordedEvent() throws(EventStoreError) -> RecordedEvent {
+        guard let uuid = UUID(uuidString: id) else { throw .importMismatch(position: position, reason: "id \(id) is not a UUID") }
+        guard let payload = Data(base64Encoded: payloadBase64) else {
+            throw .importMismatch(position: position, reason: "payload_base64 is not base64")
+        }
+        let hashBytes = stride(from: 0, to: hash.count, by: 2).compactMap { offset -> UInt8? in
+            let start = hash.index(hash.startIndex, offsetBy: offset)
+            return UInt8(hash[start..<hash.index(start, offsetBy: min(2, hash.count - offset))], radix: 16)
+        }
+        guard hash.count == 64, hashBytes.count == 32 else {
+            throw .importMismatch(position: position, reason: "hash is not 64 hexadecimal digits")
+        }
+        return RecordedEvent(
+            id: uuid, streamID: stream, version: version, position: position, type: type, schemaVersion: schemaVersion,
+            recordedAt: Timestamp(microseconds: recordedAtUs), observedAt: observedAtUs.map(Timestamp.init(microseconds:)),
+            correlationID: correlationID, causationID: causationID, actor: actor, payload: payload, hash: hashBytes)
+    }
+}

@@ -1,0 +1,38 @@
+import ArgumentParser
+import Foundation
+import PaylogStore
+import PaylogWorkflow
+
+/// `paylog replay`: rebuilds the views from the log and checks them, or replays one payment.
+struct ReplayCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "replay",
+        abstract: "Replay one payment event by event (--payment), or rebuild and check every view.",
+        discussion: """
+            With --payment ID: the payment event by event with its state after each, optionally only up to \
+            --at VERSION (its first N events) or --at TIME (RFC 3339, by observed-at).
+            """)
+
+    @OptionGroup var storeOptions: StoreOptions
+    @Option(help: "Replay only this payment.") var payment: String?
+    @Option(help: "With --payment: stop after this version, or at this RFC 3339 time.") var at: String?
+    @Flag(help: "Print JSON.") var json = false
+
+    func run() async throws {
+        let store = try storeOptions.open()
+        defer { store.close() }
+        guard let payment else {
+            throw CLIError("Give --payment ID (whole-log replay: see paylog replay --help).")
+        }
+        var cutoff = HistoryCutoff.all
+        if let at {
+            guard let parsed = HistoryCutoff(argument: at) else {
+                throw ValidationError("--at must be a version number or an RFC 3339 time (got \(at)).")
+            }
+            cutoff = parsed
+        }
+        let steps: [HistoryStep]
+        do { steps = try PaymentHistory.steps(of: payment, in: store, upTo: cutoff) } catch { throw CLIError("\(error)") }
+        try ReplayPaymentOutput.print(steps, payment: payment, cutoff: at, json: json)
+    }
+}

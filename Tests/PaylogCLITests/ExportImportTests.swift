@@ -1,0 +1,46 @@
+import Foundation
+import TestSupport
+import Testing
+
+@Suite("export and import-log, end to end")
+struct ExportImportTests {
+    @Test("export → import-log into an empty store restores the log byte for byte, and the chain verifies")
+    func roundTrip() throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        let source = ["--store", dir.path + "/source"]
+        let target = ["--store", dir.path + "/target"]
+        #expect(try PaylogProcess.run(["demo", "--payments", "40"] + source).status == 0)
+        let exported = try PaylogProcess.run(["export"] + source)
+        #expect(exported.status == 0)
+        let lines = exported.stdout.split(separator: "\n")
+        #expect(lines.count > 100)
+        try exported.stdout.write(toFile: dir.path + "/log.jsonl", atomically: true, encoding: .utf8)
+        let imported = try PaylogProcess.run(["import-log", dir.path + "/log.jsonl", "--json"] + target)
+        #expect(imported.status == 0, "\(imported.stderr)")
+        let summary = try PaylogProcess.jsonObject(imported.stdout)
+        #expect(summary["imported"] as? Int == lines.count)
+        #expect(summary["chain_ok"] as? Bool == true)
+        #expect(try PaylogProcess.run(["export"] + target).stdout == exported.stdout)
+        #expect(try PaylogProcess.run(["status", "--json"] + target).stdout == PaylogProcess.run(["status", "--json"] + source).stdout,
+                "the status view rebuilt during import equals the original")
+        // Importing again into the now non-empty store is refused and changes nothing.
+        let again = try PaylogProcess.run(["import-log", dir.path + "/log.jsonl"] + target)
+        #expect(again.status != 0 && again.stderr.contains("empty store"))
+        #expect(try PaylogProcess.run(["export"] + target).stdout == exported.stdout)
+    }
+
+    @Test("an export with one altered field is refused and nothing is imported")
+    func tamperedExport() throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        #expect(try PaylogProcess.run(["demo", "--payments", "10", "--store", dir.path + "/source"]).status == 0)
+        var lines = try PaylogProcess.run(["export", "--store", dir.path + "/source"]).stdout.split(separator: "\n").map(String.init)
+        lines[3] = lines[3].replacingOccurrences(of: "\"actor\":\"demo\"", with: "\"actor\":\"mallory\"")
+        try lines.joined(separator: "\n").write(toFile: dir.path + "/bad.jsonl", atomically: true, encoding: .utf8)
+        let result = try PaylogProcess.run(["import-log", dir.path + "/bad.jsonl", "--store", dir.path + "/target"])
+        #expect(result.status != 0)
+        #expect(result.stderr.contains("position 4") && result.stderr.contains("altered"))
+        #expect(try PaylogProcess.run(["log", "--store", dir.path + "/target"]).stdout.isEmpty)
+    }
+}
