@@ -9,6 +9,7 @@ let package = Package(
         .library(name: "PaylogStore", targets: ["PaylogStore"]),
         .library(name: "PaylogDomain", targets: ["PaylogDomain"]),
         .library(name: "PaylogProviders", targets: ["PaylogProviders"]),
+        .library(name: "PaylogCompatibility", targets: ["PaylogCompatibility"]),
         .library(name: "PaylogWorkflow", targets: ["PaylogWorkflow"]),
     ],
     dependencies: [
@@ -40,11 +41,13 @@ let package = Package(
         .target(name: "PaylogDomain"),
         // Square, SumUp and iZettle wire formats: parse and build launch and callback URLs.
         .target(name: "PaylogProviders", dependencies: ["PaylogDomain"]),
+        // Judges recorded requests and callbacks against each provider's contract, rule by rule.
+        .target(name: "PaylogCompatibility", dependencies: ["PaylogDomain", "PaylogProviders"]),
         // Payment events as log payloads (protobuf), and the views kept from them.
         .target(
             name: "PaylogWorkflow",
             dependencies: [
-                "PaylogDomain", "PaylogProviders", "PaylogStore", "LMDBKit",
+                "PaylogDomain", "PaylogProviders", "PaylogCompatibility", "PaylogStore", "LMDBKit",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "SwiftProtobuf", package: "swift-protobuf"),
             ],
@@ -54,7 +57,7 @@ let package = Package(
         .executableTarget(
             name: "paylog",
             dependencies: [
-                "PaylogStore", "PaylogDomain", "PaylogProviders", "PaylogWorkflow",
+                "PaylogStore", "PaylogDomain", "PaylogProviders", "PaylogCompatibility", "PaylogWorkflow",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -74,6 +77,9 @@ let package = Package(
                 "PaylogProviders", "PaylogDomain",
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]
+        ),
+        .testTarget(
+            name: "PaylogCompatibilityTests", dependencies: ["PaylogCompatibility", "PaylogDomain", "PaylogProviders"]
         ),
         .testTarget(name: "PaylogCLITests", dependencies: ["TestSupport", "paylog"]),
         .testTarget(

@@ -13,7 +13,8 @@ public struct PaymentsProjection: InlineProjection {
     /// The projection's name.
     public let name = "payments"
     /// Bump when `apply` changes meaning: the view is rebuilt from the log at the next open.
-    public let version: UInt64 = 1
+    /// Version 2: payments are encoded with sorted keys (Foundation's JSONEncoder does not keep key order stable).
+    public let version: UInt64 = 2
     /// The databases it owns.
     public let databaseNames = ["payments", "routes"]
 
@@ -28,10 +29,17 @@ public struct PaymentsProjection: InlineProjection {
             try JSONDecoder().decode(Payment.self, from: Data($0))
         }
         Payment.evolve(&payment, id: event.streamID, paymentEvent)
-        try txn.put(Array(try JSONEncoder().encode(payment!)), for: key, in: databases["payments"])
+        try txn.put(Array(try PaymentsProjection.encoder.encode(payment!)), for: key, in: databases["payments"])
         for route in PaymentsProjection.routes(of: paymentEvent) {
             try txn.put(key, for: Array(route.utf8), in: databases["routes"])
         }
+    }
+
+    /// Deterministic JSON: the same payment always encodes to the same bytes, so rebuilt and live views compare.
+    static var encoder: JSONEncoder {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        return encoder
     }
 
     /// The routing keys an event makes known.

@@ -9,6 +9,11 @@ struct ReplayCommand: AsyncParsableCommand {
         commandName: "replay",
         abstract: "Replay one payment event by event (--payment), or rebuild and check every view.",
         discussion: """
+            Without --payment: rebuilds every view from the log into scratch space, compares it with the live \
+            views, judges every recorded request and callback against its provider's contract, and verifies \
+            the hash chain. Exit status: 0 all good (warnings allowed), 3 chain broken, 4 projection drift, \
+            5 error-severity findings, 1 could not run; the most serious wins.
+
             With --payment ID: the payment event by event with its state after each, optionally only up to \
             --at VERSION (its first N events) or --at TIME (RFC 3339, by observed-at).
             """)
@@ -22,7 +27,13 @@ struct ReplayCommand: AsyncParsableCommand {
         let store = try storeOptions.open()
         defer { store.close() }
         guard let payment else {
-            throw CLIError("Give --payment ID (whole-log replay: see paylog replay --help).")
+            if at != nil { throw ValidationError("--at needs --payment.") }
+            let bar = ProgressBar(label: "replay")
+            let report = try LogReplay.run(store) { done, total in bar.update(done, of: total) }
+            bar.finish()
+            try ReplayOutput.print(report, json: json)
+            if report.exitStatus != 0 { throw ExitCode(report.exitStatus) }
+            return
         }
         var cutoff = HistoryCutoff.all
         if let at {

@@ -1,0 +1,63 @@
+import Foundation
+import PaylogDomain
+import PaylogStore
+
+/// The audit view of one payment: its full timeline with raw evidence, readings and findings.
+///
+/// Derived on demand from the payment's stream (a few events), never from a stored copy, so it always shows
+/// exactly what the log holds and cannot drift from it.
+public enum PaymentAudit {
+    /// Field names of personal data (SumUp receipt prefills), hidden unless `includePersonalData`.
+    public static let personalFields: Set<String> = ["receipt-email", "receipt-mobilephone"]
+
+    /// The timeline of `paymentID`.
+    public static func entries(of paymentID: String, in store: EventStore, includePersonalData: Bool = true) throws -> [AuditEntry] {
+        var judge = EvidenceJudge()
+        return try PaymentHistory.steps(of: paymentID, in: store).map { step in
+            let (reading, findings) = judge.judge(step.event, decoded: step.decoded)
+            var notes: [String] = []
+            var evidence: String?
+            switch step.decoded {
+            case .requested(let e):
+                evidence = e.launchURL
+                if e.builtByPaylog { notes.append("built by paylog") }
+            case .callbackReceived(let e):
+                evidence = e.callbackURL
+                if e.isLate { notes.append("LATE: arrived after the payment had failed") }
+                if e.contradictsEarlier { notes.append("CONTRADICTS an earlier callback") }
+                else if e.isRepeat { notes.append("a further, different callback") }
+                if e.outcome.isOffline { notes.append("offline payment") }
+            case .reconciled(let e):
+                evidence = e.reportLine
+                notes.append("matched by \(e.matchedBy)")
+                if e.amountMismatch { notes.append("AMOUNT MISMATCH with the request") }
+            case .failed(let e):
+                notes.append("failed by \(e.source.rawValue): \(e.reason)")
+            case .offline(let e):
+                if let expiry = e.expiresAtMicroseconds { notes.append("expires \(Timestamp(microseconds: expiry).rfc3339) unless reconciled") }
+            case .appSwitched:
+                break
+            }
+            var shownReading = reading
+            if !includePersonalData, let fields = reading {
+                shownReading = fields.filter { !personalFields.contains($0.key) }
+                if shownReading!.count != fields.count { notes.append("personal data hidden") }
+                if let raw = evidence, personalFields.contains(where: { raw.contains($0 + "=") }) {
+                    evidence = PaymentAudit.redact(raw)
+                }
+            }
+            return AuditEntry(
+                event: step.event, decoded: step.decoded, evidence: evidence, reading: shownReading, notes: notes,
+                findings: findings, state: step.state)
+        }
+    }
+
+    /// The URL with the values of personal-data query items replaced by `REDACTED` (other bytes untouched).
+    static func redact(_ url: String) -> String {
+        guard var components = URLComponents(string: url), let items = components.percentEncodedQueryItems else { return url }
+        components.percentEncodedQueryItems = items.map { item in
+            personalFields.contains(item.name) ? URLQueryItem(name: item.name, value: "REDACTED") : item
+        }
+        return components.string ?? url
+    }
+}

@@ -1,0 +1,46 @@
+import Foundation
+import PaylogCompatibility
+import PaylogWorkflow
+
+/// Prints the whole-log replay report.
+enum ReplayOutput {
+    static func findingObject(_ finding: Finding) -> [String: Any] {
+        ["payment": finding.payment, "position": finding.position, "severity": finding.severity.rawValue,
+         "rule": finding.rule, "message": finding.message]
+    }
+
+    static func print(_ report: ReplayReport, json: Bool) throws {
+        if json {
+            var object: [String: Any] = [
+                "events": report.events, "payments": report.payments, "projections_match": report.projectionsMatch,
+                "chain_ok": report.chain.isIntact, "findings": report.findings.map(findingObject),
+                "exit_status": report.exitStatus,
+            ]
+            if !report.projectionsMatch {
+                object["differences"] = report.differences.map { ["database": $0.database, "key": $0.key, "kind": $0.kind] }
+                object["difference_count"] = report.differenceCount
+            }
+            if let broken = report.chain.firstBrokenPosition {
+                object["chain_first_broken_position"] = broken
+                object["chain_problem"] = report.chain.problem ?? ""
+            }
+            Swift.print(try Output.json(object))
+            return
+        }
+        Swift.print("replayed \(report.events) events of \(report.payments) payments")
+        Swift.print("hash chain: \(report.chain.isIntact ? "intact" : "BROKEN at position \(report.chain.firstBrokenPosition!): \(report.chain.problem ?? "")")")
+        if report.projectionsMatch {
+            Swift.print("views: the rebuilt views match the live ones")
+        } else {
+            Swift.print("views: \(report.differenceCount) difference(s) between the rebuilt and the live views (projection drift):")
+            for difference in report.differences.prefix(20) { Swift.print("  \(difference.database) \(difference.key): \(difference.kind)") }
+        }
+        let counts = Dictionary(grouping: report.findings, by: \.severity).mapValues(\.count)
+        Swift.print("findings: \(counts[.error] ?? 0) error(s), \(counts[.warning] ?? 0) warning(s), \(counts[.info] ?? 0) info")
+        let byRule = Dictionary(grouping: report.findings.filter { $0.severity != .info }, by: \.rule)
+        for (rule, findings) in byRule.sorted(by: { $0.key < $1.key }) {
+            let first = findings[0]
+            Swift.print("  [\(first.severity.rawValue)] \(rule) ×\(findings.count) — e.g. \(first.payment) #\(first.position): \(first.message)")
+        }
+    }
+}
