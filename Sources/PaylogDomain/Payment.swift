@@ -39,6 +39,9 @@ public struct Payment: Sendable, Hashable, Codable {
     public var hadAmountMismatch: Bool
     /// A new request arrived after the payment had succeeded.
     public var hadRequestAfterSuccess: Bool
+    /// When the first request was observed (µs since the epoch), when known. Set by whoever replays the
+    /// envelope (the status view), since events carry their times in the envelope, not the payload.
+    public var firstRequestedAtMicroseconds: Int64?
 
     /// The state before any event: only ``apply(_:)`` of a `Requested` event makes it meaningful.
     public init(id: String, provider: Provider) {

@@ -14,7 +14,8 @@ public struct PaymentsProjection: InlineProjection {
     public let name = "payments"
     /// Bump when `apply` changes meaning: the view is rebuilt from the log at the next open.
     /// Version 2: payments are encoded with sorted keys (Foundation's JSONEncoder does not keep key order stable).
-    public let version: UInt64 = 2
+    /// Version 3: payments carry the time of their first request (for `--day`).
+    public let version: UInt64 = 3
     /// The databases it owns.
     public let databaseNames = ["payments", "routes"]
 
@@ -29,6 +30,9 @@ public struct PaymentsProjection: InlineProjection {
             try JSONDecoder().decode(Payment.self, from: Data($0))
         }
         Payment.evolve(&payment, id: event.streamID, paymentEvent)
+        if payment!.firstRequestedAtMicroseconds == nil, case .requested = paymentEvent {
+            payment!.firstRequestedAtMicroseconds = (event.observedAt ?? event.recordedAt).microseconds
+        }
         try txn.put(Array(try PaymentsProjection.encoder.encode(payment!)), for: key, in: databases["payments"])
         for route in PaymentsProjection.routes(of: paymentEvent) {
             try txn.put(key, for: Array(route.utf8), in: databases["routes"])
@@ -75,7 +79,8 @@ public struct PaymentsProjection: InlineProjection {
 
     /// Every payment in id order, optionally filtered.
     public static func payments(
-        in store: EventStore, status: PaymentStatus? = nil, provider: Provider? = nil, limit: Int = .max
+        in store: EventStore, status: PaymentStatus? = nil, provider: Provider? = nil, currency: String? = nil,
+        day: String? = nil, limit: Int = .max
     ) throws -> [Payment] {
         try store.readViews { txn, databases in
             try txn.withCursor(databases["payments"]) { cursor in
@@ -84,7 +89,10 @@ public struct PaymentsProjection: InlineProjection {
                 let decoder = JSONDecoder()
                 while found && result.count < limit {
                     let payment = try cursor.withCurrent { _, value in try decoder.decode(Payment.self, from: Data(value)) }
-                    if (status == nil || payment.status == status) && (provider == nil || payment.provider == provider) {
+                    let paymentDay = payment.firstRequestedAtMicroseconds.map { String(Timestamp(microseconds: $0).rfc3339.prefix(10)) }
+                    if (status == nil || payment.status == status) && (provider == nil || payment.provider == provider)
+                        && (currency == nil || payment.amount?.currency.code == currency) && (day == nil || paymentDay == day)
+                    {
                         result.append(payment)
                     }
                     found = try cursor.move(.next)

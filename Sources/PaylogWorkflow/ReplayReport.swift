@@ -16,6 +16,8 @@ public struct ReplayReport: Sendable {
     public var chain: ChainReport
     /// Every finding, in log order.
     public var findings: [Finding]
+    /// Why the views could not be rebuilt at all (an event today's code cannot read), if so.
+    public var rebuildError: String?
 
     /// True when every rebuilt view equals the live one.
     public var projectionsMatch: Bool { differenceCount == 0 }

@@ -45,8 +45,10 @@ struct DemoCommand: AsyncParsableCommand {
         print("")
         print("Late successes after our timeout (the classic dispute): \(late.count)\(late.isEmpty ? "" : " — e.g. " + late.prefix(3).joined(separator: ", "))")
         print("Payments with contradicting callbacks: \(all.filter(\.hadContradictingCallbacks).count)")
-        let report2 = try workflow.store.verifyChain()
-        print("Log: \(try workflow.store.lastPosition()) events, hash chain \(report2.isIntact ? "intact" : "BROKEN")")
+        print("")
+        print("Replay (rebuild every view from the log, judge every request and callback, verify the chain):")
+        let replay = try LogReplay.run(workflow.store)
+        try ReplayOutput.print(replay, json: false)
         if let example = late.first { print("Try: paylog status \(example) --store \(storeOptions.resolvedPath)") }
     }
 }

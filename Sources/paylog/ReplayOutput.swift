@@ -16,6 +16,7 @@ enum ReplayOutput {
                 "chain_ok": report.chain.isIntact, "findings": report.findings.map(findingObject),
                 "exit_status": report.exitStatus,
             ]
+            if let rebuildError = report.rebuildError { object["rebuild_error"] = rebuildError }
             if !report.projectionsMatch {
                 object["differences"] = report.differences.map { ["database": $0.database, "key": $0.key, "kind": $0.kind] }
                 object["difference_count"] = report.differenceCount
@@ -29,7 +30,9 @@ enum ReplayOutput {
         }
         Swift.print("replayed \(report.events) events of \(report.payments) payments")
         Swift.print("hash chain: \(report.chain.isIntact ? "intact" : "BROKEN at position \(report.chain.firstBrokenPosition!): \(report.chain.problem ?? "")")")
-        if report.projectionsMatch {
+        if let rebuildError = report.rebuildError {
+            Swift.print("views: COULD NOT BE REBUILT: \(rebuildError)")
+        } else if report.projectionsMatch {
             Swift.print("views: the rebuilt views match the live ones")
         } else {
             Swift.print("views: \(report.differenceCount) difference(s) between the rebuilt and the live views (projection drift):")

@@ -1,5 +1,6 @@
 import ArgumentParser
 import PaylogDomain
+import PaylogStore
 import PaylogWorkflow
 
 /// `paylog status [ID]`: one payment's status, or the list.
@@ -11,6 +12,8 @@ struct StatusCommand: ParsableCommand {
     @Argument(help: "The payment id; omit to list payments.") var payment: String?
     @Option(help: "Only payments in this status.") var status: String?
     @Option(help: "Only payments of this provider.") var provider: String?
+    @Option(help: "Only payments in this currency (ISO 4217).") var currency: String?
+    @Option(help: "Only payments first requested on this UTC day (YYYY-MM-DD).") var day: String?
     @Option(help: "The most payments to list.") var limit: Int?
     @Flag(help: "Print JSON (one object; a list prints one object per line).") var json = false
 
@@ -40,7 +43,12 @@ struct StatusCommand: ParsableCommand {
             }
             providerFilter = value
         }
-        let payments = try PaymentsProjection.payments(in: store, status: statusFilter, provider: providerFilter, limit: limit ?? .max)
+        if let day, Timestamp(rfc3339: day + "T00:00:00Z") == nil {
+            throw ValidationError("--day must be a date like 2026-11-21.")
+        }
+        let payments = try PaymentsProjection.payments(
+            in: store, status: statusFilter, provider: providerFilter, currency: currency?.uppercased(), day: day,
+            limit: limit ?? .max)
         if json {
             for p in payments { print(try Output.json(Output.statusObject(p))) }
         } else {
