@@ -18,7 +18,7 @@ public enum PaymentHistory {
             case .time(let time): if (event.observedAt ?? event.recordedAt) > time { return steps }
             }
             let decoded = try EventCodec.decode(event)
-            Payment.evolve(&payment, id: paymentID, decoded)
+            Payment.evolve(&payment, recorded: event, decoded: decoded)
             steps.append(HistoryStep(event: event, decoded: decoded, state: payment!))
         }
         return steps

@@ -69,8 +69,12 @@ public struct PaymentWorkflow: Sendable {
             }
             do {
                 let result = try await store.append(newEvents, to: paymentID, expecting: version == 0 ? .noStream : .exact(version))
-                var payment = current
-                for event in events { Payment.evolve(&payment, id: paymentID, event) }
+                // The inline view was updated in the append's own transaction: it is the state now.
+                var payment = (try? PaymentsProjection.payment(paymentID, in: store)) ?? nil
+                if payment == nil {
+                    payment = current
+                    for event in events { Payment.evolve(&payment, id: paymentID, event) }
+                }
                 return RecordOutcome(
                     paymentID: paymentID, eventsAppended: result.wasAlreadyRecorded ? 0 : events.count,
                     wasAlreadyRecorded: result.wasAlreadyRecorded, payment: payment!)

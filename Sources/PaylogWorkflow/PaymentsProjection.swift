@@ -29,10 +29,7 @@ public struct PaymentsProjection: InlineProjection {
         var payment = try txn.value(for: key, in: databases["payments"]).map {
             try JSONDecoder().decode(Payment.self, from: Data($0))
         }
-        Payment.evolve(&payment, id: event.streamID, paymentEvent)
-        if payment!.firstRequestedAtMicroseconds == nil, case .requested = paymentEvent {
-            payment!.firstRequestedAtMicroseconds = (event.observedAt ?? event.recordedAt).microseconds
-        }
+        Payment.evolve(&payment, recorded: event, decoded: paymentEvent)
         try txn.put(Array(try PaymentsProjection.encoder.encode(payment!)), for: key, in: databases["payments"])
         for route in PaymentsProjection.routes(of: paymentEvent) {
             try txn.put(key, for: Array(route.utf8), in: databases["routes"])
