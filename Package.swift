@@ -17,6 +17,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto.git", from: "3.12.0"),
         .package(url: "https://github.com/apple/swift-protobuf.git", from: "1.30.0"),
         .package(url: "https://github.com/x-sheep/swift-property-based.git", from: "2.0.0"),
+        .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift.git", from: "0.1.0"),
     ],
     targets: [
         // The C layer: Debian's liblmdb-dev through pkg-config. Nothing else touches C.
@@ -50,6 +51,7 @@ let package = Package(
                 "PaylogDomain", "PaylogProviders", "PaylogCompatibility", "PaylogStore", "LMDBKit",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "SwiftProtobuf", package: "swift-protobuf"),
+                .product(name: "Histogram", package: "hdrhistogram-swift"),
             ],
             exclude: ["Schema/events.proto"]
         ),

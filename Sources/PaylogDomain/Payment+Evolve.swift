@@ -37,15 +37,18 @@ extension Payment {
             }
             if let reference = requested.reference, !references.contains(reference) { references.append(reference) }
         case .appSwitched:
+            sawAppSwitch = true
             if status == .requested { status = .switched }
         case .callbackReceived(let callback):
             callbackURLs.append(callback.callbackURL)
+            sawCallback = true
             if callback.isLate { hadLateCallback = true }
             if callback.contradictsEarlier { hadContradictingCallbacks = true }
             let outcome = callback.outcome
             if let code = outcome.errorCode, outcome.status != .success { errorCode = code }
             switch outcome.status {
             case .success:
+                sawSuccess = true
                 lastCallbackSucceeded = true
                 if let id = outcome.transactionID { transactionID = id }
                 if let id = outcome.clientTransactionID { clientTransactionID = id }
@@ -56,6 +59,7 @@ extension Payment {
                 break
             }
         case .offline(let offline):
+            wasOffline = true
             clientTransactionID = offline.clientTransactionID
             offlineExpiresAtMicroseconds = offline.expiresAtMicroseconds
             if status != .reconciled { status = .offline }

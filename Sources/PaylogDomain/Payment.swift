@@ -39,6 +39,20 @@ public struct Payment: Sendable, Hashable, Codable {
     public var hadAmountMismatch: Bool
     /// A new request arrived after the payment had succeeded.
     public var hadRequestAfterSuccess: Bool
+    /// The shop's app reported switching to the provider's app (funnel step 2).
+    public var sawAppSwitch: Bool = false
+    /// Any callback came back (funnel step 3).
+    public var sawCallback: Bool = false
+    /// A successful callback came back at some point (funnel step 4), even if later contradicted.
+    public var sawSuccess: Bool = false
+    /// The payment was offline at some point (even if later reconciled or expired).
+    public var wasOffline: Bool = false
+    /// When the first callback was observed (µs); set from the envelope like ``firstRequestedAtMicroseconds``.
+    public var firstCallbackAtMicroseconds: Int64?
+    /// When the payment went offline (µs); set from the envelope.
+    public var offlineAtMicroseconds: Int64?
+    /// When the payment was first reconciled (µs); set from the envelope.
+    public var reconciledAtMicroseconds: Int64?
     /// When the first request was observed (µs since the epoch), when known. Set by whoever replays the
     /// envelope (the status view), since events carry their times in the envelope, not the payload.
     public var firstRequestedAtMicroseconds: Int64?

@@ -15,7 +15,8 @@ public struct PaymentsProjection: InlineProjection {
     /// Bump when `apply` changes meaning: the view is rebuilt from the log at the next open.
     /// Version 2: payments are encoded with sorted keys (Foundation's JSONEncoder does not keep key order stable).
     /// Version 3: payments carry the time of their first request (for `--day`).
-    public let version: UInt64 = 3
+    /// Version 4: payments carry funnel flags and callback / offline / reconciliation times (for analytics).
+    public let version: UInt64 = 4
     /// The databases it owns.
     public let databaseNames = ["payments", "routes"]
 

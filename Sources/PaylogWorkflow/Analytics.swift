@@ -1,0 +1,32 @@
+import PaylogDomain
+import PaylogStore
+
+/// The analytics view: the status view's payments grouped by UTC day of first request × provider × currency.
+///
+/// Aggregated when asked, from the inline status view (which carries each payment's funnel flags and times), so
+/// it is exactly as current as the status view and needs no checkpoint of its own.
+public enum Analytics {
+    /// Every cell, ordered by day, provider, currency; optionally only days in `from...to` (`YYYY-MM-DD`).
+    public static func cells(in store: EventStore, from: String? = nil, to: String? = nil) throws -> [AnalyticsCell] {
+        var cells: [AnalyticsCellKey: AnalyticsCell] = [:]
+        for payment in try PaymentsProjection.payments(in: store) {
+            let day = payment.firstRequestedAtMicroseconds.map { String(Timestamp(microseconds: $0).rfc3339.prefix(10)) } ?? "unknown"
+            if let from, day < from { continue }
+            if let to, day > to { continue }
+            let key = AnalyticsCellKey(day: day, provider: payment.provider.rawValue, currency: payment.amount?.currency.code ?? "?")
+            cells[key, default: AnalyticsCell(key: key)].add(payment)
+        }
+        return cells.values.sorted { $0.key < $1.key }
+    }
+
+    /// CSV with a header row (RFC 4180 quoting).
+    public static func csv(_ cells: [AnalyticsCell]) -> String {
+        guard let first = cells.first else { return "" }
+        func quote(_ text: String) -> String {
+            text.contains(where: { ",\"\n".contains($0) }) ? "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\"" : text
+        }
+        var lines = [first.fields.map { $0.0 }.joined(separator: ",")]
+        for cell in cells { lines.append(cell.fields.map { quote($0.1) }.joined(separator: ",")) }
+        return lines.joined(separator: "\n") + "\n"
+    }
+}

@@ -1,0 +1,86 @@
+import Histogram
+import PaylogDomain
+
+/// One cell of the analytics view: counts, amounts, failure codes, the funnel and latency percentiles of the
+/// payments first requested on one day with one provider in one currency.
+public struct AnalyticsCell: Sendable {
+    /// The cell's grouping.
+    public var key: AnalyticsCellKey
+    /// Payments requested (funnel step 1) and their amounts in minor units.
+    public var requested = 0, requestedMinor: Int64 = 0
+    /// Payments whose app switch was reported (funnel step 2).
+    public var switched = 0
+    /// Payments that got any callback (funnel step 3).
+    public var calledBack = 0
+    /// Payments that got a successful callback (funnel step 4).
+    public var succeeded = 0
+    /// Payments now completed (successful, not yet reconciled) and their amounts.
+    public var completed = 0, completedMinor: Int64 = 0
+    /// Payments that were offline at some point and their amounts.
+    public var offline = 0, offlineMinor: Int64 = 0
+    /// Payments now reconciled and their amounts.
+    public var reconciled = 0, reconciledMinor: Int64 = 0
+    /// Payments now failed and their amounts.
+    public var failed = 0, failedMinor: Int64 = 0
+    /// Failed payments by raw error code (`none` when the failure had no provider code, e.g. our timeout).
+    public var failureCodes: [String: Int] = [:]
+    /// Milliseconds from the first request to the first callback.
+    public var requestToCallbackMs = Histogram<UInt64>(highestTrackableValue: 7 * 24 * 3_600_000, numberOfSignificantValueDigits: .three)
+    /// Seconds from going offline to reconciliation.
+    public var offlineToReconcileS = Histogram<UInt64>(highestTrackableValue: 90 * 24 * 3_600, numberOfSignificantValueDigits: .three)
+
+    /// An empty cell.
+    public init(key: AnalyticsCellKey) {
+        self.key = key
+        requestToCallbackMs.autoResize = true
+        offlineToReconcileS.autoResize = true
+    }
+
+    /// Adds one payment.
+    public mutating func add(_ p: Payment) {
+        let minor = p.amount?.minorUnits ?? 0
+        requested += 1
+        requestedMinor += minor
+        if p.sawAppSwitch { switched += 1 }
+        if p.sawCallback { calledBack += 1 }
+        if p.sawSuccess { succeeded += 1 }
+        if p.wasOffline { offline += 1; offlineMinor += minor }
+        switch p.status {
+        case .completed: completed += 1; completedMinor += minor
+        case .reconciled: reconciled += 1; reconciledMinor += minor
+        case .failed:
+            failed += 1
+            failedMinor += minor
+            failureCodes[p.errorCode ?? "none", default: 0] += 1
+        case .requested, .switched, .offline: break
+        }
+        if let start = p.firstRequestedAtMicroseconds, let callback = p.firstCallbackAtMicroseconds, callback >= start {
+            _ = requestToCallbackMs.record(UInt64((callback - start) / 1_000))
+        }
+        if let offlineAt = p.offlineAtMicroseconds, let reconciledAt = p.reconciledAtMicroseconds, reconciledAt >= offlineAt {
+            _ = offlineToReconcileS.record(UInt64((reconciledAt - offlineAt) / 1_000_000))
+        }
+    }
+
+    /// The cell as a flat dictionary with stable keys, for CSV and JSON Lines.
+    public var fields: [(String, String)] {
+        func percentile(_ h: Histogram<UInt64>, _ p: Double) -> String { h.totalCount == 0 ? "" : String(h.valueAtPercentile(p)) }
+        return [
+            ("day", key.day), ("provider", key.provider), ("currency", key.currency),
+            ("requested", String(requested)), ("switched", String(switched)), ("called_back", String(calledBack)),
+            ("succeeded", String(succeeded)),
+            ("completed", String(completed)), ("offline", String(offline)), ("reconciled", String(reconciled)),
+            ("failed", String(failed)),
+            ("requested_minor", String(requestedMinor)), ("completed_minor", String(completedMinor)),
+            ("offline_minor", String(offlineMinor)), ("reconciled_minor", String(reconciledMinor)),
+            ("failed_minor", String(failedMinor)),
+            ("failure_codes", failureCodes.sorted { $0.key < $1.key }.map { "\($0.key):\($0.value)" }.joined(separator: ";")),
+            ("request_to_callback_ms_p50", percentile(requestToCallbackMs, 50)),
+            ("request_to_callback_ms_p90", percentile(requestToCallbackMs, 90)),
+            ("request_to_callback_ms_p99", percentile(requestToCallbackMs, 99)),
+            ("offline_to_reconcile_s_p50", percentile(offlineToReconcileS, 50)),
+            ("offline_to_reconcile_s_p90", percentile(offlineToReconcileS, 90)),
+            ("offline_to_reconcile_s_p99", percentile(offlineToReconcileS, 99)),
+        ]
+    }
+}

@@ -1,0 +1,47 @@
+import ArgumentParser
+import Foundation
+import PaylogWorkflow
+
+/// `paylog analytics`: counts, amounts, funnel and latency percentiles per day × provider × currency.
+struct AnalyticsCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "analytics",
+        abstract: "Per UTC day × provider × currency: counts, amounts, failure codes, funnel, latency percentiles.",
+        discussion: "Formats: table (default), csv, jsonl — one row or object per cell, for analytics jobs. See Docs/analytics.md.")
+
+    enum Format: String, ExpressibleByArgument, CaseIterable { case table, csv, jsonl }
+
+    @OptionGroup var storeOptions: StoreOptions
+    @Option(help: "table, csv or jsonl.") var format: Format = .table
+    @Option(help: "First day (YYYY-MM-DD, UTC).") var from: String?
+    @Option(help: "Last day (YYYY-MM-DD, UTC).") var to: String?
+
+    func run() throws {
+        let store = try storeOptions.open()
+        defer { store.close() }
+        let cells = try Analytics.cells(in: store, from: from, to: to)
+        switch format {
+        case .csv:
+            print(Analytics.csv(cells), terminator: "")
+        case .jsonl:
+            for cell in cells {
+                var object: [String: Any] = [:]
+                for (key, value) in cell.fields {
+                    if let number = Int64(value) { object[key] = number } else if value.isEmpty { object[key] = NSNull() } else { object[key] = value }
+                }
+                object["failure_codes"] = cell.failureCodes
+                print(try Output.json(object))
+            }
+        case .table:
+            let header = ["day", "provider", "cur", "requested", "switched", "called back", "succeeded", "completed", "offline",
+                          "reconciled", "failed", "cb p50 ms", "cb p99 ms", "failure codes"]
+            let rows = cells.map { cell -> [String] in
+                let f = Dictionary(uniqueKeysWithValues: cell.fields)
+                return [cell.key.day, cell.key.provider, cell.key.currency, f["requested"]!, f["switched"]!, f["called_back"]!,
+                        f["succeeded"]!, f["completed"]!, f["offline"]!, f["reconciled"]!, f["failed"]!,
+                        f["request_to_callback_ms_p50"]!, f["request_to_callback_ms_p99"]!, f["failure_codes"]!]
+            }
+            print(Output.table(header, rows))
+        }
+    }
+}
