@@ -71,12 +71,24 @@ public enum EventCodec {
         try decode(type: event.type, schemaVersion: event.schemaVersion, payload: event.payload, position: event.position)
     }
 
-    /// Decodes a payload of `type` at `schemaVersion`.
-    public static func decode(type: String, schemaVersion: UInt32, payload: Data, position: UInt64) throws(EventCodecError) -> PaymentEvent {
+    /// Decodes a payload of `type` at `schemaVersion`, upcasting older versions first with `upcasters`.
+    public static func decode(
+        type: String, schemaVersion: UInt32, payload original: Data, position: UInt64,
+        upcasters: [Upcaster] = Upcaster.registered
+    ) throws(EventCodecError) -> PaymentEvent {
         guard schemaVersion <= currentSchemaVersion else {
             throw .newerSchema(type: type, version: schemaVersion, supported: currentSchemaVersion, position: position)
         }
         func fail(_ reason: String) -> EventCodecError { .undecodable(type: type, position: position, reason: reason) }
+        var payload = original
+        var version = schemaVersion
+        while version < currentSchemaVersion {
+            guard let step = upcasters.first(where: { $0.type == type && $0.fromVersion == version }) else {
+                throw fail("no upcaster from schema \(version) to \(version + 1)")
+            }
+            do { payload = try step.upcast(payload) } catch { throw fail("upcasting from schema \(version) failed: \(error)") }
+            version += 1
+        }
         do {
             switch type {
             case "Requested":
