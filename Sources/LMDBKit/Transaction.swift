@@ -100,6 +100,22 @@ public struct Transaction: ~Copyable {
         return true
     }
 
+    /// Opens the named database inside this write transaction (creating it when `create`), or returns nil when it
+    /// does not exist. The handle is usable by other transactions once this one commits.
+    public func openDatabase(_ name: String, create: Bool) throws(LMDBError) -> Database? {
+        var dbi: MDB_dbi = 0
+        let code = mdb_dbi_open(txn, name, create ? UInt32(MDB_CREATE) : 0, &dbi)
+        if code == MDB_NOTFOUND { return nil }
+        try check(code, "open of database \(name)")
+        return Database(dbi: dbi, name: name)
+    }
+
+    /// Deletes `db` and its handle from the environment. Only when no other transaction of the process can be
+    /// using the handle (e.g. while the store opens).
+    public func deleteDatabase(_ db: Database) throws(LMDBError) {
+        try check(mdb_drop(txn, db.dbi, 1), "delete of database \(db.name)")
+    }
+
     /// Removes every entry of `db`, keeping the database.
     public func clear(_ db: Database) throws(LMDBError) {
         try check(mdb_drop(txn, db.dbi, 0), "clear of \(db.name)")

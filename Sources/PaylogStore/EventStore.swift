@@ -324,44 +324,84 @@ public final class EventStore: Sendable {
 
     /// Runs `body` in a read transaction with the inline projections' databases: how views are queried.
     public func readViews<R>(_ body: (borrowing Transaction, ProjectionDatabases) throws -> R) throws -> R {
-        try environment.read { txn in try body(txn, databases.projectionDatabases) }
+        try environment.read { txn in try body(txn, databases.views.active()) }
     }
 
-    /// Brings every inline projection up to the head: from its checkpoint, or from scratch when its version changed.
+    /// Opens every inline projection's views and brings them up to the head: the live view from its checkpoint
+    /// when its code version is unchanged; otherwise a new generation is built blue/green beside the old one and
+    /// swapped in (see ``rebuildProjections(progress:)``). Generations older than the live one are deleted (no other
+    /// transaction of this process can be using them yet).
     private static func catchUpProjections(_ environment: Environment, _ databases: StoreDatabases) throws {
         for projection in databases.projections {
-            let (checkpoint, head) = try environment.read { txn in
-                (try ProjectionCheckpoint.load(projection.name, txn, databases.meta), try ChainHead.load(txn, databases).position)
-            }
-            var position = checkpoint?.position ?? 0
-            if checkpoint?.version != projection.version {
-                try environment.write { txn in
-                    for name in projection.databaseNames { try txn.clear(databases.projectionDatabases[name]) }
-                    try ProjectionCheckpoint(version: projection.version, position: 0).save(projection.name, txn, databases.meta)
-                }
-                position = 0
-            }
-            while position < head {
-                position = try environment.write { txn in
-                    var last = try ProjectionCheckpoint.load(projection.name, txn, databases.meta)?.position ?? 0
-                    try txn.withCursor(databases.events) { cursor in
-                        var found = try cursor.move(.atOrAfter, key: StoreKeys.event(last + 1))
-                        var count = 0
-                        while found && count < 10_000 {
-                            let event = try cursor.withCurrent { key, value in
-                                try RecordCodec.decode(value, position: StoreKeys.readUInt64(key))
-                            }
-                            try projection.apply(event, in: txn, databases: databases.projectionDatabases)
-                            last = event.position
-                            count += 1
-                            found = try cursor.move(.next)
+            let checkpoint = try environment.write { txn -> ProjectionCheckpoint in
+                let stored = try ProjectionCheckpoint.load(projection.name, txn, databases.meta)
+                    ?? ProjectionCheckpoint(version: projection.version, position: 0, generation: 0)
+                var set = ViewRegistry.ViewSet(generation: stored.generation, databases: [:])
+                for name in projection.databaseNames {
+                    set.databases[name] = try txn.openDatabase(
+                        ViewRegistry.physicalName(name, generation: stored.generation), create: true)!
+                    for older in 0..<stored.generation {
+                        if let stale = try txn.openDatabase(ViewRegistry.physicalName(name, generation: older), create: false) {
+                            try txn.deleteDatabase(stale)
                         }
                     }
-                    try ProjectionCheckpoint(version: projection.version, position: last).save(projection.name, txn, databases.meta)
-                    return last
                 }
+                // A rebuild interrupted by a crash starts again from scratch.
+                if let green = try ProjectionCheckpoint.load(projection.name, txn, databases.meta, green: true) {
+                    for name in projection.databaseNames {
+                        if let partial = try txn.openDatabase(ViewRegistry.physicalName(name, generation: green.generation), create: false) {
+                            try txn.deleteDatabase(partial)
+                        }
+                    }
+                    _ = try txn.delete(ProjectionCheckpoint.key(projection.name, green: true), in: databases.meta)
+                }
+                try stored.save(projection.name, txn, databases.meta)
+                databases.views.setActive(projection.name, set)
+                return stored
+            }
+            if checkpoint.version == projection.version {
+                while try catchUpLive(projection, environment, databases) {}
+            } else {
+                try startGreen(projection, environment: environment, databases: databases)
+                while try !catchUpGreen(projection, environment: environment, databases: databases, chunk: 10_000) {}
             }
         }
+    }
+
+    /// Applies up to 10,000 events after the live view's checkpoint. Returns true while more remain.
+    private static func catchUpLive(_ projection: any InlineProjection, _ environment: Environment, _ databases: StoreDatabases) throws -> Bool {
+        guard let active = databases.views.sets(of: projection.name).active else { return false }
+        let view = ProjectionDatabases(byName: active.databases)
+        return try environment.write { txn in
+            var checkpoint = try ProjectionCheckpoint.load(projection.name, txn, databases.meta)!
+            let head = try ChainHead.load(txn, databases).position
+            guard checkpoint.position < head else { return false }
+            checkpoint.position = try applyRange(projection, from: checkpoint.position + 1, limit: 10_000, txn, databases, view)
+            try checkpoint.save(projection.name, txn, databases.meta)
+            return checkpoint.position < head
+        }
+    }
+
+    /// Applies up to `limit` events from `position` on to `view`; returns the last position applied.
+    static func applyRange(
+        _ projection: any InlineProjection, from position: UInt64, limit: Int, _ txn: borrowing Transaction,
+        _ databases: StoreDatabases, _ view: ProjectionDatabases
+    ) throws -> UInt64 {
+        var last = position - 1
+        try txn.withCursor(databases.events) { cursor in
+            var found = try cursor.move(.atOrAfter, key: StoreKeys.event(position))
+            var count = 0
+            while found && count < limit {
+                let event = try cursor.withCurrent { key, value in
+                    try RecordCodec.decode(value, position: StoreKeys.readUInt64(key))
+                }
+                try projection.apply(event, in: txn, databases: view)
+                last = event.position
+                count += 1
+                found = try cursor.move(.next)
+            }
+        }
+        return last
     }
 
     private static func checkFormat(_ environment: Environment, _ databases: StoreDatabases) throws {

@@ -12,9 +12,10 @@ struct StoreDatabases: Sendable {
     let ids: Database
     /// `head`, `format` → values.
     let meta: Database
-    /// The inline projections and their databases.
+    /// The inline projections.
     let projections: [any InlineProjection]
-    let projectionDatabases: ProjectionDatabases
+    /// Which databases hold each projection's live and green views.
+    let views = ViewRegistry()
 
     init(environment: Environment, projections: [any InlineProjection]) throws {
         events = try environment.openDatabase("events")
@@ -23,10 +24,5 @@ struct StoreDatabases: Sendable {
         ids = try environment.openDatabase("ids")
         meta = try environment.openDatabase("meta")
         self.projections = projections
-        var byName: [String: Database] = [:]
-        for projection in projections {
-            for name in projection.databaseNames { byName[name] = try environment.openDatabase(name) }
-        }
-        projectionDatabases = ProjectionDatabases(byName: byName)
     }
 }

@@ -37,6 +37,11 @@ final class Writer: @unchecked Sendable {
         enqueue(.append(request))
     }
 
+    /// Queues `task` to run on the writer thread between groups of appends (it opens its own transactions).
+    func submitTask(_ task: @escaping @Sendable () -> Void) {
+        enqueue(.task(task))
+    }
+
     /// Queues a job that runs alone in its own write transaction on the writer thread.
     func submitExclusive(
         _ run: @escaping @Sendable (borrowing Transaction, StoreDatabases) throws -> Void,
@@ -52,6 +57,7 @@ final class Writer: @unchecked Sendable {
             switch job {
             case .append(let request): request.completion(.failure(.closed))
             case .exclusive(_, let completion): completion(EventStoreError.closed)
+            case .task(let task): task()
             }
             return
         }
@@ -78,6 +84,12 @@ final class Writer: @unchecked Sendable {
                 condition.broadcast()
                 condition.unlock()
                 return
+            }
+            if case .task(let task) = queue[0] {
+                queue.removeFirst()
+                condition.unlock()
+                task()
+                continue
             }
             if case .exclusive(let run, let completion) = queue[0] {
                 queue.removeFirst()
@@ -193,12 +205,23 @@ final class Writer: @unchecked Sendable {
         )
     }
 
-    /// Applies `event` to every inline projection and advances their checkpoints.
+    /// Applies `event` to every inline projection's live view and advances its checkpoint; also to a green view
+    /// being rebuilt when that has caught up to just before `event` (otherwise its catch-up will reach it).
     static func applyProjections(_ event: RecordedEvent, in txn: borrowing Transaction, databases: StoreDatabases) throws {
         for projection in databases.projections {
-            try projection.apply(event, in: txn, databases: databases.projectionDatabases)
-            try ProjectionCheckpoint(version: projection.version, position: event.position)
-                .save(projection.name, txn, databases.meta)
+            let (active, green) = databases.views.sets(of: projection.name)
+            if let active {
+                try projection.apply(event, in: txn, databases: ProjectionDatabases(byName: active.databases))
+                try ProjectionCheckpoint(version: projection.version, position: event.position, generation: active.generation)
+                    .save(projection.name, txn, databases.meta)
+            }
+            if let green, var checkpoint = try ProjectionCheckpoint.load(projection.name, txn, databases.meta, green: true),
+                checkpoint.position == event.position - 1
+            {
+                try projection.apply(event, in: txn, databases: ProjectionDatabases(byName: green.databases))
+                checkpoint.position = event.position
+                try checkpoint.save(projection.name, txn, databases.meta, green: true)
+            }
         }
     }
 
