@@ -1,11 +1,13 @@
 import Foundation
+import Synchronization
 
 /// A one-line progress bar with rate and ETA on standard error — only when standard error is a terminal.
-final class ProgressBar {
+/// Safe to update from the writer thread (rebuilds) or the caller's (replay).
+final class ProgressBar: Sendable {
     private let label: String
     private let enabled: Bool
     private let started = Date()
-    private var lastDraw = Date.distantPast
+    private let lastDraw = Mutex(Date.distantPast)
 
     init(label: String) {
         self.label = label
@@ -15,8 +17,12 @@ final class ProgressBar {
     func update(_ done: UInt64, of total: UInt64) {
         guard enabled else { return }
         let now = Date()
-        guard now.timeIntervalSince(lastDraw) > 0.1 || done == total else { return }
-        lastDraw = now
+        let due = lastDraw.withLock { last in
+            guard now.timeIntervalSince(last) > 0.1 || done == total else { return false }
+            last = now
+            return true
+        }
+        guard due else { return }
         let elapsed = max(now.timeIntervalSince(started), 0.001)
         let rate = Double(done) / elapsed
         let fraction = total == 0 ? 1 : min(Double(done) / Double(total), 1)
