@@ -83,7 +83,7 @@ let package = Package(
         .testTarget(
             name: "PaylogCompatibilityTests", dependencies: ["PaylogCompatibility", "PaylogDomain", "PaylogProviders"]
         ),
-        .testTarget(name: "PaylogCLITests", dependencies: ["TestSupport", "paylog"]),
+        .testTarget(name: "PaylogCLITests", dependencies: ["TestSupport", "LMDBKit", "paylog"]),
         .testTarget(
             name: "PaylogWorkflowTests", dependencies: [
                 "PaylogWorkflow", "PaylogDomain", "PaylogProviders", "PaylogStore", "TestSupport",
