@@ -7,7 +7,7 @@ import LMDBKit
 ///   1-based global position in commit order.
 /// - Appends are atomic per call, checked against an ``ExpectedVersion``, idempotent by event id (durably,
 ///   across restarts), and acknowledged only once committed with fsync.
-/// - Every event carries SHA-256 over its stored record and the previous event's hash, so ``verifyChain(from:progress:)``
+/// - Every event carries SHA-256 over its stored record and the previous event's hash, so ``verifyChain(progress:)``
 ///   detects any edited, removed or reordered byte.
 /// - One writer thread performs every write (group commit); reads run concurrently from any task.
 ///
@@ -259,10 +259,8 @@ public final class EventStore: Sendable {
 
     /// Recomputes the hash chain from position 1, checking every record decodes, carries its own position,
     /// follows its predecessor without a gap, and hashes to the stored value; and that the chain ends at the
-    /// stored head. `from` skips the report of earlier positions but the chain is always recomputed from the start.
-    public func verifyChain(
-        from: UInt64 = 1, progress: ((UInt64, UInt64) -> Void)? = nil
-    ) throws(EventStoreError) -> ChainReport {
+    /// stored head. `progress` gets (events checked, head position) after each page.
+    public func verifyChain(progress: ((UInt64, UInt64) -> Void)? = nil) throws(EventStoreError) -> ChainReport {
         let head = try reading { txn in try ChainHead.load(txn, databases) }
         var previous = StoreKeys.genesisHash
         var expected: UInt64 = 1
@@ -294,7 +292,6 @@ public final class EventStore: Sendable {
                 broken = (head.position, "the last event's hash does not match the stored head")
             }
         }
-        _ = from
         return ChainReport(
             eventsChecked: checked, lastPosition: head.position, firstBrokenPosition: broken?.0, problem: broken?.1)
     }
