@@ -11,8 +11,8 @@ extension EventStore {
     /// thread, one transaction per call: all of the batch or nothing.
     public func importEvents(_ events: [RecordedEvent]) async throws(EventStoreError) {
         guard !events.isEmpty else { return }
-        let error: (any Error)? = await withCheckedContinuation { continuation in
-            writerForJobs.submitExclusive({ txn, databases in
+        try await onWriterThread { [environment, databases] in
+            try environment.write { txn in
                 var head = try ChainHead.load(txn, databases)
                 for event in events {
                     guard event.position == head.position + 1 else {
@@ -26,37 +26,26 @@ extension EventStore {
                         throw EventStoreError.importMismatch(
                             position: event.position, reason: "stream \(event.streamID) is at version \(version), the event says \(event.version)")
                     }
-                    let new = NewEvent(
-                        id: event.id, type: event.type, schemaVersion: event.schemaVersion, payload: event.payload,
-                        observedAt: event.observedAt, correlationID: event.correlationID, causationID: event.causationID,
-                        actor: event.actor)
                     let record = try RecordCodec.recordBytes(
-                        new, streamID: event.streamID, version: event.version, position: event.position, recordedAt: event.recordedAt)
+                        event.newEvent, streamID: event.streamID, version: event.version, position: event.position,
+                        recordedAt: event.recordedAt)
                     let hash = RecordCodec.chainHash(previous: head.hash, record: record)
                     guard hash == event.hash else {
                         throw EventStoreError.importMismatch(
                             position: event.position, reason: "the recomputed hash differs from the exported one: the export was altered")
                     }
-                    let idKey = withUnsafeBytes(of: event.id.uuid) { Array($0) }
-                    guard try txn.value(for: idKey, in: databases.ids) == nil else {
+                    guard try txn.value(for: StoreKeys.eventID(event.id), in: databases.ids) == nil else {
                         throw EventStoreError.importMismatch(position: event.position, reason: "event id \(event.id) is already stored")
                     }
-                    let positionKey = StoreKeys.event(event.position)
-                    try txn.put(RecordCodec.value(hash: hash, record: record), for: positionKey, in: databases.events, append: true)
-                    try txn.put(positionKey, for: StoreKeys.stream(event.streamID, version: event.version), in: databases.streams)
-                    try txn.put(positionKey, for: idKey, in: databases.ids)
-                    try txn.put(StoreKeys.bigEndian(event.version) + positionKey, for: headKey, in: databases.heads)
+                    try Writer.put(
+                        record: record, hash: hash, id: event.id, streamID: event.streamID, version: event.version,
+                        position: event.position, in: txn, databases: databases)
+                    try txn.put(StoreKeys.bigEndian(event.version) + StoreKeys.event(event.position), for: headKey, in: databases.heads)
                     head = ChainHead(position: event.position, hash: hash)
                     try Writer.applyProjections(event, in: txn, databases: databases)
                 }
                 try head.save(txn, databases)
-            }, completion: { continuation.resume(returning: $0) })
-        }
-        switch error {
-        case nil: return
-        case let error as EventStoreError: throw error
-        case let error as LMDBError: throw .storage(error)
-        case let error?: throw .storage(.lmdb(code: -1, operation: "\(error)"))
+            }
         }
     }
 }

@@ -10,11 +10,11 @@ extension EventStore {
         chunk: Int = 5_000, progress: @escaping @Sendable (UInt64, UInt64) -> Void = { _, _ in }
     ) async throws {
         for projection in databases.projections {
-            try await runExclusive { [databases, environment] in
+            try await onWriterThread { [databases, environment] in
                 try EventStore.startGreen(projection, environment: environment, databases: databases)
             }
             while true {
-                let done = try await runExclusive { [databases, environment] in
+                let done = try await onWriterThread { [databases, environment] in
                     try EventStore.catchUpGreen(projection, environment: environment, databases: databases, chunk: chunk, progress: progress)
                 }
                 if done { break }
@@ -25,14 +25,6 @@ extension EventStore {
     /// The generation of databases holding `projection`'s live view (0 until its first rebuild).
     public func viewGeneration(of projection: String) -> UInt64? {
         databases.views.sets(of: projection).active?.generation
-    }
-
-    /// Runs `body` on the writer thread, between groups of appends, and returns its result.
-    private func runExclusive<R: Sendable>(_ body: @escaping @Sendable () throws -> R) async throws -> R {
-        let outcome: Result<R, any Error> = await withCheckedContinuation { continuation in
-            writerForJobs.submitTask { continuation.resume(returning: Result { try body() }) }
-        }
-        return try outcome.get()
     }
 
     /// Creates the next generation's empty databases and a green checkpoint at position 0.

@@ -40,12 +40,8 @@ public final class EventStore: Sendable {
             self.databases = databases
             self.writer = Writer(environment: environment, databases: databases)
             self.path = path
-        } catch let error as EventStoreError {
-            throw error
-        } catch let error as LMDBError {
-            throw .storage(error)
         } catch {
-            throw .storage(.lmdb(code: -1, operation: "\(error)"))
+            throw .wrapping(error)
         }
     }
 
@@ -59,8 +55,14 @@ public final class EventStore: Sendable {
         environment.close()
     }
 
-    /// The writer, for extensions that queue exclusive jobs.
-    var writerForJobs: Writer { writer }
+    /// Runs `body` on the writer thread, between groups of appends, and returns its result: how imports and
+    /// view rebuilds write without a second writer thread.
+    func onWriterThread<R: Sendable>(_ body: @escaping @Sendable () throws -> R) async throws(EventStoreError) -> R {
+        let outcome: Result<R, any Error> = await withCheckedContinuation { continuation in
+            writer.submitTask { continuation.resume(returning: Result { try body() }) }
+        }
+        do { return try outcome.get() } catch { throw .wrapping(error) }
+    }
 
     /// Counters of the group commits so far.
     public var writerStatistics: WriterStatistics { writer.statistics }
@@ -120,12 +122,8 @@ public final class EventStore: Sendable {
     func reading<R>(_ body: (borrowing Transaction) throws -> R) throws(EventStoreError) -> R {
         do {
             return try environment.read(body)
-        } catch let error as EventStoreError {
-            throw error
-        } catch let error as LMDBError {
-            throw error == .closed ? .closed : .storage(error)
         } catch {
-            throw .storage(.lmdb(code: -1, operation: "\(error)"))
+            throw .wrapping(error)
         }
     }
 
@@ -149,7 +147,7 @@ public final class EventStore: Sendable {
     /// The event with id `id`, or nil.
     public func event(id: UUID) throws(EventStoreError) -> RecordedEvent? {
         try reading { txn in
-            guard let position = try txn.value(for: withUnsafeBytes(of: id.uuid) { Array($0) }, in: databases.ids) else {
+            guard let position = try txn.value(for: StoreKeys.eventID(id), in: databases.ids) else {
                 return nil
             }
             return try EventStore.event(at: StoreKeys.readUInt64(position), in: txn, databases)

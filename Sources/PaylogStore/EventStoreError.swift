@@ -27,6 +27,15 @@ public enum EventStoreError: Error, Sendable, Equatable, CustomStringConvertible
     /// The store directory holds a log of a format this build does not know.
     case unsupportedFormat(found: UInt32, supported: UInt32)
 
+    /// `error` as an event-store error: itself, a storage error for LMDB's, or a storage error describing it.
+    static func wrapping(_ error: any Error) -> EventStoreError {
+        switch error {
+        case let error as EventStoreError: return error
+        case let error as LMDBError: return error == .closed ? .closed : .storage(error)
+        default: return .storage(.lmdb(code: -1, operation: "\(error)"))
+        }
+    }
+
     /// What went wrong and what to do.
     public var description: String {
         switch self {

@@ -1,3 +1,5 @@
+import Foundation
+
 /// The byte layout of every LMDB key and small value the store writes. See Docs/storage.md.
 enum StoreKeys {
     /// The largest stream id in UTF-8 bytes; keeps `streams` keys under LMDB's 511-byte key limit.
@@ -48,6 +50,9 @@ enum StoreKeys {
         key.append(0)
         return key
     }
+
+    /// `ids` key: the event id's 16 raw UUID bytes.
+    static func eventID(_ id: UUID) -> [UInt8] { withUnsafeBytes(of: id.uuid) { Array($0) } }
 
     /// `heads` key: the stream id bytes.
     static func streamHead(_ streamID: String) -> [UInt8] { Array(streamID.utf8) }

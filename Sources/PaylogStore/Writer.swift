@@ -42,21 +42,12 @@ final class Writer: @unchecked Sendable {
         enqueue(.task(task))
     }
 
-    /// Queues a job that runs alone in its own write transaction on the writer thread.
-    func submitExclusive(
-        _ run: @escaping @Sendable (borrowing Transaction, StoreDatabases) throws -> Void,
-        completion: @escaping @Sendable ((any Error)?) -> Void
-    ) {
-        enqueue(.exclusive(run: run, completion: completion))
-    }
-
     private func enqueue(_ job: WriterJob) {
         condition.lock()
         if stopping {
             condition.unlock()
             switch job {
             case .append(let request): request.completion(.failure(.closed))
-            case .exclusive(_, let completion): completion(EventStoreError.closed)
             case .task(let task): task()
             }
             return
@@ -91,18 +82,7 @@ final class Writer: @unchecked Sendable {
                 task()
                 continue
             }
-            if case .exclusive(let run, let completion) = queue[0] {
-                queue.removeFirst()
-                condition.unlock()
-                do {
-                    try environment.write { txn in try run(txn, databases) }
-                    completion(nil)
-                } catch {
-                    completion(error)
-                }
-                continue
-            }
-            // Take the appends at the head of the queue, up to an exclusive job.
+            // Take the appends at the head of the queue, up to a task.
             var group: [AppendRequest] = []
             while group.count < maximumGroup, case .append(let request)? = queue.first {
                 group.append(request)
@@ -158,13 +138,19 @@ final class Writer: @unchecked Sendable {
         let streamID = request.streamID
         // 1. Idempotency: ids already stored with the same content return the original positions.
         var storedPositions: [UInt64] = []
+        var firstKnown: UUID?
         for event in request.events {
-            let idKey = withUnsafeBytes(of: event.id.uuid) { Array($0) }
-            if let position = try txn.value(for: idKey, in: databases.ids) {
+            if let position = try txn.value(for: StoreKeys.eventID(event.id), in: databases.ids) {
                 storedPositions.append(StoreKeys.readUInt64(position))
+                if firstKnown == nil { firstKnown = event.id }
             }
         }
-        if !storedPositions.isEmpty {
+        if let firstKnown {
+            guard storedPositions.count == request.events.count else {
+                throw EventStoreError.idempotencyConflict(
+                    eventID: firstKnown,
+                    reason: "\(storedPositions.count) of the append's \(request.events.count) events are already recorded")
+            }
             return (try alreadyRecorded(request, positions: storedPositions, in: txn, databases: databases), head)
         }
         // 2. Optimistic concurrency.
@@ -182,16 +168,12 @@ final class Writer: @unchecked Sendable {
             let record = try RecordCodec.recordBytes(
                 event, streamID: streamID, version: version, position: position, recordedAt: recordedAt)
             let hash = RecordCodec.chainHash(previous: chain.hash, record: record)
-            let positionKey = StoreKeys.event(position)
-            let value = RecordCodec.value(hash: hash, record: record)
-            try txn.put(value, for: positionKey, in: databases.events, append: true)
-            try txn.put(positionKey, for: StoreKeys.stream(streamID, version: version), in: databases.streams)
-            try txn.put(positionKey, for: withUnsafeBytes(of: event.id.uuid) { Array($0) }, in: databases.ids)
+            try put(record: record, hash: hash, id: event.id, streamID: streamID, version: version, position: position,
+                    in: txn, databases: databases)
             chain = ChainHead(position: position, hash: hash)
             if !databases.projections.isEmpty {
-                let recorded = try value.withUnsafeBytes { bytes throws(EventStoreError) in
-                    try RecordCodec.decode(bytes, position: position)
-                }
+                let recorded = RecordedEvent(
+                    event, streamID: streamID, version: version, position: position, recordedAt: recordedAt, hash: hash)
                 try applyProjections(recorded, in: txn, databases: databases)
             }
         }
@@ -203,6 +185,17 @@ final class Writer: @unchecked Sendable {
                 versions: (currentVersion + 1)...version, wasAlreadyRecorded: false),
             chain
         )
+    }
+
+    /// Writes one event's record and its `streams` and `ids` index entries (the caller updates `heads` and the chain head).
+    static func put(
+        record: [UInt8], hash: [UInt8], id: UUID, streamID: String, version: UInt64, position: UInt64,
+        in txn: borrowing Transaction, databases: StoreDatabases
+    ) throws {
+        let positionKey = StoreKeys.event(position)
+        try txn.put(RecordCodec.value(hash: hash, record: record), for: positionKey, in: databases.events, append: true)
+        try txn.put(positionKey, for: StoreKeys.stream(streamID, version: version), in: databases.streams)
+        try txn.put(positionKey, for: StoreKeys.eventID(id), in: databases.ids)
     }
 
     /// Applies `event` to every inline projection's live view and advances its checkpoint; also to a green view
@@ -225,18 +218,10 @@ final class Writer: @unchecked Sendable {
         }
     }
 
-    /// The result of re-appending events that are already stored, or the conflict that forbids it.
+    /// The result of re-appending events that are all already stored, or the conflict that forbids it.
     private static func alreadyRecorded(
         _ request: AppendRequest, positions: [UInt64], in txn: borrowing Transaction, databases: StoreDatabases
     ) throws -> AppendResult {
-        guard positions.count == request.events.count else {
-            let known = request.events.first { event in
-                (try? txn.value(for: withUnsafeBytes(of: event.id.uuid) { Array($0) }, in: databases.ids)) != nil
-            }
-            throw EventStoreError.idempotencyConflict(
-                eventID: known?.id ?? request.events[0].id,
-                reason: "\(positions.count) of the append's \(request.events.count) events are already recorded")
-        }
         var versions: [UInt64] = []
         for (index, (event, position)) in zip(request.events, positions).enumerated() {
             let stored = try txn.withValue(for: StoreKeys.event(position), in: databases.events) { value in
