@@ -25,20 +25,13 @@ public struct DemoDay: Sendable {
     }
 
     /// What the generator planted, for the demo's summary.
-    public struct Plan: Sendable, Hashable {
+    public struct Plan: Sendable {
         /// Observation lines in time order.
         public var lines: [String]
         /// Payment ids whose request deliberately breaks its provider's contract, with the breach.
         public var contractViolations: [(payment: String, breach: String)]
         /// Planted scenario counts by name.
         public var scenarios: [String: Int]
-
-        public static func == (lhs: Plan, rhs: Plan) -> Bool {
-            lhs.lines == rhs.lines && lhs.scenarios == rhs.scenarios
-                && lhs.contractViolations.map { "\($0.payment)|\($0.breach)" } == rhs.contractViolations.map { "\($0.payment)|\($0.breach)" }
-        }
-
-        public func hash(into hasher: inout Hasher) { hasher.combine(lines) }
     }
 
     /// Generates the day.

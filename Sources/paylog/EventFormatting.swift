@@ -21,9 +21,4 @@ enum EventFormatting {
         if !event.actor.isEmpty { object["actor"] = event.actor }
         return object
     }
-
-    static func printJSON(_ object: Any) throws {
-        let data = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])
-        print(String(decoding: data, as: UTF8.self))
-    }
 }

@@ -16,7 +16,7 @@ struct LogCommand: ParsableCommand {
         defer { store.close() }
         var printed = 0
         try store.forEach(from: from, pageSize: min(max(limit, 1), 10_000)) { event in
-            if json { try EventFormatting.printJSON(EventFormatting.json(event)) } else { print(EventFormatting.line(event)) }
+            if json { print(try Output.json(EventFormatting.json(event))) } else { print(EventFormatting.line(event)) }
             printed += 1
             return printed < limit
         }

@@ -17,7 +17,7 @@ struct StreamCommand: ParsableCommand {
         let events = try store.readStream(id, direction: backward ? .backward : .forward)
         guard !events.isEmpty else { throw ValidationError("No stream \(id) in the log at \(store.path).") }
         for event in events {
-            if json { try EventFormatting.printJSON(EventFormatting.json(event)) } else { print(EventFormatting.line(event)) }
+            if json { print(try Output.json(EventFormatting.json(event))) } else { print(EventFormatting.line(event)) }
         }
     }
 }

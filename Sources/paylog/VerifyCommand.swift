@@ -21,7 +21,7 @@ struct VerifyCommand: ParsableCommand {
             ]
             if let broken = report.firstBrokenPosition { object["first_broken_position"] = broken }
             if let problem = report.problem { object["problem"] = problem }
-            try EventFormatting.printJSON(object)
+            print(try Output.json(object))
         } else if report.isIntact {
             print("chain intact: \(report.eventsChecked) events, head at position \(report.lastPosition)")
         } else {

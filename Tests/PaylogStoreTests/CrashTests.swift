@@ -29,7 +29,7 @@ struct CrashTests {
     func killLoop() async throws {
         let dir = TemporaryDirectory()
         defer { dir.remove() }
-        let binary = try StoreFixtures.product("paylog-torture")
+        let binary = try BuiltProduct.path("paylog-torture")
         let ackPath = dir.path + "/acks.txt"
         let storePath = dir.path + "/store"
         var generator = SystemRandomNumberGenerator()
@@ -71,7 +71,7 @@ struct CrashTests {
     func failedCommitOnFullFile() throws {
         let dir = TemporaryDirectory()
         defer { dir.remove() }
-        let binary = try StoreFixtures.product("paylog-torture")
+        let binary = try BuiltProduct.path("paylog-torture")
         let storePath = dir.path + "/store"
         let ackPath = dir.path + "/acks.txt"
         let output = Pipe()

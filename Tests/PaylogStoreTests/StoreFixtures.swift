@@ -1,5 +1,4 @@
 import Foundation
-import TestSupport
 import PaylogStore
 
 /// Small builders shared by the store tests.
@@ -9,7 +8,5 @@ enum StoreFixtures {
                  correlationID: "corr", causationID: "cause", actor: "test")
     }
 
-    /// The path of a product built next to the running test bundle.
-    static func product(_ name: String) throws -> String { try BuiltProduct.path(name) }
 
 }
