@@ -11,6 +11,7 @@ let package = Package(
         .library(name: "PaylogProviders", targets: ["PaylogProviders"]),
         .library(name: "PaylogCompatibility", targets: ["PaylogCompatibility"]),
         .library(name: "PaylogWorkflow", targets: ["PaylogWorkflow"]),
+        .library(name: "PaylogService", targets: ["PaylogService"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.5.0"),
@@ -18,6 +19,13 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-protobuf.git", from: "1.30.0"),
         .package(url: "https://github.com/x-sheep/swift-property-based.git", from: "2.0.0"),
         .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift.git", from: "0.1.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.0"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.0"),
+        .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.0"),
+        .package(url: "https://github.com/apple/swift-http-types.git", from: "1.3.0"),
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.80.0"),
     ],
     targets: [
         // The C layer: Debian's liblmdb-dev through pkg-config. Nothing else touches C.
@@ -55,12 +63,31 @@ let package = Package(
             ],
             exclude: ["Schema/events.proto"]
         ),
+        // The JSON objects the CLI prints with --json and the HTTP API returns: one shape for both.
+        .target(name: "PaylogPresentation", dependencies: ["PaylogWorkflow", "PaylogDomain", "PaylogCompatibility"]),
+        // The HTTP service: routes, API keys, idempotency, metrics. Domain rules stay in PaylogWorkflow.
+        .target(
+            name: "PaylogService",
+            dependencies: [
+                "PaylogWorkflow", "PaylogPresentation", "PaylogStore", "PaylogDomain", "PaylogProviders",
+                "PaylogCompatibility", "LMDBKit",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]
+        ),
         // The command-line tool.
         .executableTarget(
             name: "paylog",
             dependencies: [
-                "PaylogStore", "PaylogDomain", "PaylogProviders", "PaylogCompatibility", "PaylogWorkflow",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "PaylogStore", "PaylogDomain", "PaylogProviders", "PaylogCompatibility", "PaylogWorkflow", "PaylogService",
+                "PaylogPresentation", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
         // A child process for the crash tests: appends in a loop and records every acknowledged position.
@@ -88,6 +115,12 @@ let package = Package(
             name: "PaylogWorkflowTests", dependencies: [
                 "PaylogWorkflow", "PaylogDomain", "PaylogProviders", "PaylogStore", "TestSupport",
                 .product(name: "PropertyBased", package: "swift-property-based"),
+            ]
+        ),
+        .testTarget(
+            name: "PaylogServiceTests", dependencies: [
+                "PaylogService", "PaylogWorkflow", "PaylogStore", "TestSupport",
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
             ]
         ),
         .testTarget(name: "PaylogStoreTests", dependencies: ["PaylogStore", "LMDBKit", "TestSupport", "paylog-torture"]),

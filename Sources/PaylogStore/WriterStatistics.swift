@@ -3,6 +3,7 @@ import Synchronization
 /// Counters the writer keeps about its group commits.
 public final class WriterStatistics: Sendable {
     private let state = Mutex<(commits: Int, appends: Int, largestGroup: Int)>((0, 0, 0))
+    private let observer = Mutex<(@Sendable (Int) -> Void)?>(nil)
 
     func record(groupSize: Int) {
         state.withLock { value in
@@ -10,6 +11,13 @@ public final class WriterStatistics: Sendable {
             value.appends += groupSize
             value.largestGroup = max(value.largestGroup, groupSize)
         }
+        observer.withLock { $0 }?(groupSize)
+    }
+
+    /// Calls `body` with the number of appends in each group commit from now on, on the writer thread, after the
+    /// commit (metrics). Keep it quick: the next group waits for it. A later call replaces the observer.
+    public func observeGroupCommits(_ body: @escaping @Sendable (Int) -> Void) {
+        observer.withLock { $0 = body }
     }
 
     /// Write transactions committed so far.

@@ -53,7 +53,7 @@ public enum PaymentAudit {
     }
 
     /// The URL with the values of personal-data query items replaced by `REDACTED` (other bytes untouched).
-    static func redact(_ url: String) -> String {
+    public static func redact(_ url: String) -> String {
         guard var components = URLComponents(string: url), let items = components.percentEncodedQueryItems else { return url }
         components.percentEncodedQueryItems = items.map { item in
             personalFields.contains(item.name) ? URLQueryItem(name: item.name, value: "REDACTED") : item

@@ -90,25 +90,37 @@ extension PaymentWorkflow {
     public func ingest(lines: some Sequence<String>, defaultKind: String? = nil) async -> IngestReport {
         var report = IngestReport()
         for (index, raw) in lines.enumerated() {
-            let line = raw.trimmingCharacters(in: .whitespacesAndNewlines)
-            if line.isEmpty { continue }
-            report.lines += 1
-            do {
-                let observation = try Observation.parse(line, defaultKind: defaultKind)
-                let outcome = try await record(observation)
-                report.accepted += 1
-                report.eventsAppended += outcome.eventsAppended
-            } catch let error as ObservationError {
-                report.rejected += 1
-                report.errors.append(.init(line: index + 1, message: error.description))
-            } catch let error as WorkflowError {
-                report.rejected += 1
-                report.errors.append(.init(line: index + 1, message: error.description))
-            } catch {
-                report.rejected += 1
-                report.errors.append(.init(line: index + 1, message: "\(error)"))
-            }
+            await ingest(line: raw, number: index + 1, defaultKind: defaultKind, into: &report)
         }
         return report
+    }
+
+    /// Records one line of JSON Lines observations (line `number`, 1-based) and counts it in `report`: how
+    /// `paylog ingest` and the HTTP `/v1/observations` stream share one set of rules. Blank lines are skipped.
+    /// - Returns: the outcome when the line was accepted, nil when it was blank or rejected.
+    @discardableResult
+    public func ingest(
+        line raw: String, number: Int, defaultKind: String? = nil, into report: inout IngestReport
+    ) async -> RecordOutcome? {
+        let line = raw.trimmingCharacters(in: .whitespacesAndNewlines)
+        if line.isEmpty { return nil }
+        report.lines += 1
+        do {
+            let observation = try Observation.parse(line, defaultKind: defaultKind)
+            let outcome = try await record(observation)
+            report.accepted += 1
+            report.eventsAppended += outcome.eventsAppended
+            return outcome
+        } catch let error as ObservationError {
+            report.rejected += 1
+            report.errors.append(.init(line: number, message: error.description))
+        } catch let error as WorkflowError {
+            report.rejected += 1
+            report.errors.append(.init(line: number, message: error.description))
+        } catch {
+            report.rejected += 1
+            report.errors.append(.init(line: number, message: "\(error)"))
+        }
+        return nil
     }
 }

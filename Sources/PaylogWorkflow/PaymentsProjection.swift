@@ -76,20 +76,36 @@ public struct PaymentsProjection: InlineProjection {
     }
 
     /// Every payment in id order, optionally filtered.
+    /// - Parameters:
+    ///   - after: start after this payment id (the cursor of a paged listing).
+    ///   - requestedFrom, requestedBefore: only payments first requested at or after / before these times.
+    ///   - limit: stop after this many matches.
     public static func payments(
         in store: EventStore, status: PaymentStatus? = nil, provider: Provider? = nil, currency: String? = nil,
-        day: String? = nil, limit: Int = .max
+        day: String? = nil, after: String? = nil, requestedFrom: Timestamp? = nil, requestedBefore: Timestamp? = nil,
+        limit: Int = .max
     ) throws -> [Payment] {
         try store.readViews { txn, databases in
             try txn.withCursor(databases["payments"]) { cursor in
                 var result: [Payment] = []
-                var found = try cursor.move(.first)
+                var found: Bool
+                if let after {
+                    found = try cursor.move(.atOrAfter, key: Array(after.utf8))
+                    if found && cursor.withCurrent({ key, _ in key.elementsEqual(after.utf8) }) {
+                        found = try cursor.move(.next)
+                    }
+                } else {
+                    found = try cursor.move(.first)
+                }
                 let decoder = JSONDecoder()
                 while found && result.count < limit {
                     let payment = try cursor.withCurrent { _, value in try decoder.decode(Payment.self, from: Data(value)) }
-                    let paymentDay = payment.firstRequestedAtMicroseconds.map { String(Timestamp(microseconds: $0).rfc3339.prefix(10)) }
+                    let requestedAt = payment.firstRequestedAtMicroseconds
+                    let paymentDay = requestedAt.map { String(Timestamp(microseconds: $0).rfc3339.prefix(10)) }
                     if (status == nil || payment.status == status) && (provider == nil || payment.provider == provider)
                         && (currency == nil || payment.amount?.currency.code == currency) && (day == nil || paymentDay == day)
+                        && (requestedFrom == nil || (requestedAt ?? .min) >= requestedFrom!.microseconds)
+                        && (requestedBefore == nil || (requestedAt ?? .max) < requestedBefore!.microseconds)
                     {
                         result.append(payment)
                     }

@@ -13,6 +13,8 @@ public enum WorkflowError: Error, Sendable, CustomStringConvertible {
     case unreadable(String)
     /// The payment kept changing under concurrent writers.
     case tooMuchContention(payment: String)
+    /// paylog refused to build a launch URL that would break the provider's contract; nothing was recorded.
+    case refusedLaunch(String)
 
     /// What went wrong and what to do.
     public var description: String {
@@ -21,6 +23,7 @@ public enum WorkflowError: Error, Sendable, CustomStringConvertible {
         case .unroutable(let detail): return "No recorded payment matches \(detail). Check that the payment's request was recorded with this reference (for a callback, you can also pass the payment id)."
         case .unreadable(let detail): return detail
         case .store(let error): return error.description
+        case .refusedLaunch(let detail): return "Refusing to build the launch URL: \(detail)"
         case .tooMuchContention(let id): return "Payment \(id) changed under 20 concurrent attempts; retry the observation."
         }
     }

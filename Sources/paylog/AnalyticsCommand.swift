@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import PaylogPresentation
 import PaylogWorkflow
 
 /// `paylog analytics`: counts, amounts, funnel and latency percentiles per day × provider × currency.
@@ -24,14 +25,7 @@ struct AnalyticsCommand: ParsableCommand {
         case .csv:
             print(Analytics.csv(cells), terminator: "")
         case .jsonl:
-            for cell in cells {
-                var object: [String: Any] = [:]
-                for (key, value) in cell.fields {
-                    if let number = Int64(value) { object[key] = number } else if value.isEmpty { object[key] = NSNull() } else { object[key] = value }
-                }
-                object["failure_codes"] = cell.failureCodes
-                print(try Output.json(object))
-            }
+            for cell in cells { print(try JSONText.encode(AnalyticsJSON.object(cell))) }
         case .table:
             let header = ["day", "provider", "cur", "requested", "switched", "called back", "succeeded", "completed", "offline",
                           "reconciled", "failed", "cb p50 ms", "cb p99 ms", "failure codes"]

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import PaylogCompatibility
+import PaylogPresentation
 import PaylogStore
 import PaylogWorkflow
 
@@ -23,19 +24,7 @@ struct AuditCommand: ParsableCommand {
             throw CLIError("\(error)")
         }
         if json {
-            let objects: [[String: Any]] = entries.map { entry in
-                var object: [String: Any] = [
-                    "position": entry.event.position, "version": entry.event.version, "type": entry.event.type,
-                    "recorded_at": entry.event.recordedAt.rfc3339, "actor": entry.event.actor, "hash": entry.event.hashHex,
-                    "notes": entry.notes, "findings": entry.findings.map(ReplayOutput.findingObject),
-                    "state": Output.statusObject(entry.state),
-                ]
-                if let observed = entry.event.observedAt { object["observed_at"] = observed.rfc3339 }
-                if let evidence = entry.evidence { object["evidence"] = evidence }
-                if let reading = entry.reading { object["reading"] = reading }
-                return object
-            }
-            print(try Output.json(["payment": payment, "timeline": objects]))
+            print(try JSONText.encode(AuditJSON.object(payment: payment, entries: entries)))
             return
         }
         print("audit of payment \(payment): \(entries.count) event(s)")

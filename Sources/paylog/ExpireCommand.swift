@@ -1,4 +1,5 @@
 import ArgumentParser
+import PaylogPresentation
 import PaylogStore
 
 /// `paylog expire`: fails offline payments whose reconciliation window closed.
@@ -21,7 +22,7 @@ struct ExpireCommand: AsyncParsableCommand {
         defer { workflow.store.close() }
         let expired = try await workflow.expireOffline(now: when)
         if json {
-            print(try Output.json(["expired": expired, "as_of": when.rfc3339]))
+            print(try JSONText.encode(["expired": expired, "as_of": when.rfc3339]))
         } else {
             print("\(expired.count) offline payment(s) expired as of \(when)\(expired.isEmpty ? "" : ": " + expired.joined(separator: ", "))")
         }

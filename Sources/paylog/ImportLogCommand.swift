@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import PaylogPresentation
 import PaylogStore
 import PaylogWorkflow
 
@@ -42,7 +43,7 @@ struct ImportLogCommand: AsyncParsableCommand {
         imported += batch.count
         let report = try store.verifyChain()
         if json {
-            print(try Output.json(["imported": imported, "last_position": report.lastPosition, "chain_ok": report.isIntact]))
+            print(try JSONText.encode(["imported": imported, "last_position": report.lastPosition, "chain_ok": report.isIntact]))
         } else {
             print("imported \(imported) events; log now ends at position \(report.lastPosition); chain \(report.isIntact ? "intact" : "BROKEN")")
         }

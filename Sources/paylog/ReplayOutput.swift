@@ -1,19 +1,15 @@
 import Foundation
 import PaylogCompatibility
+import PaylogPresentation
 import PaylogWorkflow
 
 /// Prints the whole-log replay report.
 enum ReplayOutput {
-    static func findingObject(_ finding: Finding) -> [String: Any] {
-        ["payment": finding.payment, "position": finding.position, "severity": finding.severity.rawValue,
-         "rule": finding.rule, "message": finding.message]
-    }
-
     static func print(_ report: ReplayReport, json: Bool) throws {
         if json {
             var object: [String: Any] = [
                 "events": report.events, "payments": report.payments, "projections_match": report.projectionsMatch,
-                "chain_ok": report.chain.isIntact, "findings": report.findings.map(findingObject),
+                "chain_ok": report.chain.isIntact, "findings": report.findings.map(FindingJSON.object),
                 "exit_status": report.exitStatus,
             ]
             if let rebuildError = report.rebuildError { object["rebuild_error"] = rebuildError }
@@ -25,7 +21,7 @@ enum ReplayOutput {
                 object["chain_first_broken_position"] = broken
                 object["chain_problem"] = report.chain.problem ?? ""
             }
-            Swift.print(try Output.json(object))
+            Swift.print(try JSONText.encode(object))
             return
         }
         Swift.print("replayed \(report.events) events of \(report.payments) payments")

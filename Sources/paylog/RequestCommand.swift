@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import PaylogDomain
+import PaylogPresentation
 import PaylogProviders
 import PaylogWorkflow
 
@@ -38,25 +39,22 @@ struct RequestCommand: AsyncParsableCommand {
             money = try Money(decimalString: amount, currency: try CurrencyCode(currency))
             id = try PaymentID(payment)
         } catch { throw ValidationError("\(error)") }
-        let token = reference ?? "\(payment).\(UUID().uuidString.prefix(12).lowercased())"
-        var spec = LaunchSpec(
-            provider: providerValue, paymentID: id, amount: money, reference: token, callbackBaseURL: callback,
+        let spec = LaunchSpec(
+            provider: providerValue, paymentID: id, amount: money, reference: reference, callbackBaseURL: callback,
             clientID: clientId, title: title, notes: notes, squareAPIVersion: apiVersion, appVersion: appVersion,
             locationID: locationId, skipScreenSuccess: skipScreenSuccess)
-        if providerValue == .izettle && spec.title == nil { spec.title = "Payment \(payment)" }
-        let url: String
-        do { url = try Providers.buildLaunchURL(for: spec) } catch { throw CLIError("Refusing to build the URL: \(error)") }
-        let request: LaunchRequest
-        do { request = try Providers.parseLaunch(url, appVersion: appVersion) } catch { throw CLIError("\(error)") }
         let workflow = try storeOptions.workflow()
         defer { workflow.store.close() }
-        let outcome = try await workflow.record(
-            .request(request, builtByPaylog: true), payment: payment, observedAt: try observed.timestamp(), evidence: url)
+        let launch: LaunchOutcome
+        do { launch = try await workflow.requestLaunch(spec, observedAt: try observed.timestamp()) } catch {
+            throw CLIError("\(error)")
+        }
+        let outcome = launch.outcome, url = launch.launchURL, token = launch.reference
         if observed.json {
-            var object = Output.statusObject(outcome.payment)
+            var object = PaymentJSON.object(outcome.payment)
             object["launch_url"] = url
             object["reference"] = token
-            print(try Output.json(object))
+            print(try JSONText.encode(object))
         } else {
             print(url)
         }

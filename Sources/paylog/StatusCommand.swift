@@ -1,5 +1,6 @@
 import ArgumentParser
 import PaylogDomain
+import PaylogPresentation
 import PaylogStore
 import PaylogWorkflow
 
@@ -24,7 +25,7 @@ struct StatusCommand: ParsableCommand {
             guard let found = try PaymentsProjection.payment(payment, in: store) else {
                 throw CLIError("No payment \(payment) in the store at \(store.path).")
             }
-            if json { print(try Output.json(Output.statusObject(found))) } else {
+            if json { print(try JSONText.encode(PaymentJSON.object(found))) } else {
                 print(Output.table(Output.statusHeader, [Output.statusRow(found)]))
             }
             return
@@ -50,7 +51,7 @@ struct StatusCommand: ParsableCommand {
             in: store, status: statusFilter, provider: providerFilter, currency: currency?.uppercased(), day: day,
             limit: limit ?? .max)
         if json {
-            for p in payments { print(try Output.json(Output.statusObject(p))) }
+            for p in payments { print(try JSONText.encode(PaymentJSON.object(p))) }
         } else {
             print(Output.table(Output.statusHeader, payments.map(Output.statusRow)))
             print("\(payments.count) payment(s)")

@@ -1,4 +1,5 @@
 import ArgumentParser
+import PaylogPresentation
 import PaylogStore
 
 /// `paylog stream ID`: prints one stream's events.
@@ -17,7 +18,7 @@ struct StreamCommand: ParsableCommand {
         let events = try store.readStream(id, direction: backward ? .backward : .forward)
         guard !events.isEmpty else { throw ValidationError("No stream \(id) in the log at \(store.path).") }
         for event in events {
-            if json { print(try Output.json(EventFormatting.json(event))) } else { print(EventFormatting.line(event)) }
+            if json { print(try JSONText.encode(EventFormatting.json(event))) } else { print(EventFormatting.line(event)) }
         }
     }
 }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import PaylogPresentation
 import PaylogStore
 
 /// `paylog verify`: recomputes the hash chain over the whole log.
@@ -21,7 +22,7 @@ struct VerifyCommand: ParsableCommand {
             ]
             if let broken = report.firstBrokenPosition { object["first_broken_position"] = broken }
             if let problem = report.problem { object["problem"] = problem }
-            print(try Output.json(object))
+            print(try JSONText.encode(object))
         } else if report.isIntact {
             print("chain intact: \(report.eventsChecked) events, head at position \(report.lastPosition)")
         } else {

@@ -1,0 +1,35 @@
+import Hummingbird
+import Logging
+
+/// Turns every error into paylog's JSON error shape. Errors that are not the client's (anything but a
+/// ``ServiceError`` or Hummingbird's own 4xx) are logged in full and answered with a bare 500 that carries a
+/// request id to quote, never a stack trace or an internal path.
+struct ErrorMiddleware: RouterMiddleware {
+    typealias Context = PaylogRequestContext
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        do {
+            return try await next(request, context)
+        } catch let error as ServiceError {
+            return try error.response(from: request, context: context)
+        } catch let error as HTTPError where error.status.code < 500 {
+            let code = switch error.status.code {
+            case 404: "not_found"
+            case 405: "method_not_allowed"
+            case 413: "body_too_large"
+            default: "bad_request"
+            }
+            let message = error.status.code == 404
+                ? "No such endpoint: \(request.method) \(request.uri.path). See Docs/http-api.md."
+                : (error.body ?? error.status.reasonPhrase)
+            return try ServiceError(error.status, code: code, message).response(from: request, context: context)
+        } catch {
+            let id = context.id
+            context.logger.error("request failed", metadata: ["error": "\(String(reflecting: error))", "request_id": "\(id)"])
+            return try ServiceError(
+                .internalServerError, code: "internal",
+                "The server failed to handle this request (request id \(id)); nothing partial was recorded. Retry with the same Idempotency-Key; if it persists, send the request id to the operator."
+            ).response(from: request, context: context)
+        }
+    }
+}

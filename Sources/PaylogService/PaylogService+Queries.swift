@@ -1,0 +1,170 @@
+import Foundation
+import Hummingbird
+import PaylogCompatibility
+import PaylogDomain
+import PaylogPresentation
+import PaylogStore
+import PaylogWorkflow
+
+extension PaylogService {
+    /// `GET /v1/payments/{id}`: the status view.
+    func payment(_ request: Request, _ context: PaylogRequestContext) throws -> Answer {
+        try context.require(.read)
+        let id = try context.parameters.require("id")
+        guard let payment = try readView({ try PaymentsProjection.payment(id, in: store) }) else {
+            throw ServiceError.notFound("No payment \(id) has been recorded.")
+        }
+        return try Answer(.ok, PaymentJSON.object(payment))
+    }
+
+    /// `GET /v1/payments?status=&provider=&currency=&day=&from=&to=&cursor=&limit=`: the status view in payment
+    /// id order, a page at a time; `next_cursor` is null on the last page.
+    func listPayments(_ request: Request, _ context: PaylogRequestContext) throws -> Answer {
+        try context.require(.read)
+        let query = request.uri.queryParameters
+        try PaylogService.allowOnly(["status", "provider", "currency", "day", "from", "to", "cursor", "limit"], in: query)
+        var status: PaymentStatus?
+        if let text = query["status"].map(String.init) {
+            guard let value = PaymentStatus(rawValue: text) else {
+                throw ServiceError.invalidParameter("status", "must be one of \(PaymentStatus.allCases.map(\.rawValue).joined(separator: ", "))")
+            }
+            status = value
+        }
+        let provider = try PaylogService.provider(query["provider"].map(String.init))
+        let day = query["day"].map(String.init)
+        if let day, Timestamp(rfc3339: day + "T00:00:00Z") == nil {
+            throw ServiceError.invalidParameter("day", "must be a date like 2026-11-21")
+        }
+        let from = try PaylogService.time(query["from"].map(String.init), name: "from")
+        let to = try PaylogService.time(query["to"].map(String.init), name: "to")
+        let limit = try PaylogService.limit(query["limit"].map(String.init), default: 100, maximum: 1000)
+        let page = try readView {
+            try PaymentsProjection.payments(
+                in: store, status: status, provider: provider, currency: query["currency"].map { $0.uppercased() }, day: day,
+                after: query["cursor"].map(String.init), requestedFrom: from, requestedBefore: to, limit: limit + 1)
+        }
+        let shown = page.prefix(limit)
+        let next: Any = page.count > limit ? (shown.last?.id ?? "") : NSNull()
+        return try Answer(.ok, ["payments": shown.map(PaymentJSON.object), "next_cursor": next])
+    }
+
+    /// `GET /v1/payments/{id}/audit`: the audit timeline; personal data shown only to keys with `audit`.
+    func audit(_ request: Request, _ context: PaylogRequestContext) throws -> Answer {
+        try context.require(.read)
+        let id = try context.parameters.require("id")
+        let personal = context.apiKey?.allows(.audit) ?? false
+        let entries = try readView { try PaymentAudit.entries(of: id, in: store, includePersonalData: personal) }
+        guard !entries.isEmpty else { throw ServiceError.notFound("No payment \(id) has been recorded.") }
+        return try Answer(.ok, AuditJSON.object(payment: id, entries: entries))
+    }
+
+    /// `GET /v1/payments/{id}/replay?at=VERSION|TIME`: the payment as it stood then, event by event.
+    func replay(_ request: Request, _ context: PaylogRequestContext) throws -> Answer {
+        try context.require(.read)
+        let id = try context.parameters.require("id")
+        let query = request.uri.queryParameters
+        try PaylogService.allowOnly(["at"], in: query)
+        var cutoff = HistoryCutoff.all
+        if let at = query["at"].map(String.init) {
+            guard let value = HistoryCutoff(argument: at) else {
+                throw ServiceError.invalidParameter("at", "must be a stream version (e.g. 2) or an RFC 3339 time")
+            }
+            cutoff = value
+        }
+        guard try readView({ try store.version(of: id) }) > 0 else {
+            throw ServiceError.notFound("No payment \(id) has been recorded.")
+        }
+        let steps = try readView { try PaymentHistory.steps(of: id, in: store, upTo: cutoff) }
+        let personal = context.apiKey?.allows(.audit) ?? false
+        return try Answer(
+            .ok, HistoryJSON.object(steps, payment: id, cutoff: query["at"].map(String.init), includePersonalData: personal))
+    }
+
+    /// `GET /v1/analytics?from=DAY&to=DAY`: one cell per day × provider × currency.
+    func analytics(_ request: Request, _ context: PaylogRequestContext) throws -> Answer {
+        try context.require(.read)
+        let query = request.uri.queryParameters
+        try PaylogService.allowOnly(["from", "to"], in: query)
+        for name in ["from", "to"] {
+            if let day = query[name[...]], Timestamp(rfc3339: day + "T00:00:00Z") == nil {
+                throw ServiceError.invalidParameter(name, "must be a date like 2026-11-21")
+            }
+        }
+        let cells = try readView {
+            try Analytics.cells(in: store, from: query["from"].map(String.init), to: query["to"].map(String.init))
+        }
+        return try Answer(.ok, ["cells": cells.map(AnalyticsJSON.object)])
+    }
+
+    /// `GET /v1/findings?severity=&rule=&cursor=&limit=`: compatibility findings on recorded evidence, judged
+    /// payment by payment; each page scans up to `limit` payments and `next_cursor` continues after them.
+    func findings(_ request: Request, _ context: PaylogRequestContext) throws -> Answer {
+        try context.require(.read)
+        let query = request.uri.queryParameters
+        try PaylogService.allowOnly(["severity", "rule", "cursor", "limit"], in: query)
+        var severity: Severity?
+        if let text = query["severity"].map(String.init) {
+            guard let value = Severity(rawValue: text) else {
+                throw ServiceError.invalidParameter("severity", "must be one of \(Severity.allCases.map(\.rawValue).joined(separator: ", "))")
+            }
+            severity = value
+        }
+        let rule = query["rule"].map(String.init)
+        let limit = try PaylogService.limit(query["limit"].map(String.init), default: 500, maximum: 5000)
+        let payments = try readView {
+            try PaymentsProjection.payments(in: store, after: query["cursor"].map(String.init), limit: limit + 1)
+        }
+        let scanned = payments.prefix(limit)
+        var found: [[String: Any]] = []
+        for payment in scanned {
+            let entries = try readView { try PaymentAudit.entries(of: payment.id, in: store, includePersonalData: false) }
+            for finding in entries.flatMap(\.findings)
+            where (severity == nil || finding.severity == severity) && (rule == nil || finding.rule == rule) {
+                found.append(FindingJSON.object(finding))
+            }
+        }
+        let next: Any = payments.count > limit ? (scanned.last?.id ?? "") : NSNull()
+        return try Answer(.ok, ["findings": found, "scanned_payments": scanned.count, "next_cursor": next])
+    }
+
+    /// Runs a view read; a store failure is logged and answered 503 without detail.
+    func readView<R>(_ body: () throws -> R) throws -> R {
+        do {
+            return try body()
+        } catch let error as ServiceError {
+            throw error
+        } catch {
+            logger.error("view read failed", metadata: ["error": "\(error)"])
+            throw ServiceError(.serviceUnavailable, code: "storage_unavailable", "The views could not be read; retry later.")
+        }
+    }
+
+    static func allowOnly(_ names: Set<String>, in query: Parameters) throws(ServiceError) {
+        for (name, _) in query where !names.contains(String(name)) {
+            throw .invalidParameter(String(name), "is not a parameter of this endpoint (known: \(names.sorted().joined(separator: ", ")))")
+        }
+    }
+
+    static func provider(_ text: String?) throws(ServiceError) -> Provider? {
+        guard let text else { return nil }
+        guard let provider = Provider(rawValue: text.lowercased()) else {
+            throw .invalidParameter("provider", "must be square, sumup or izettle")
+        }
+        return provider
+    }
+
+    static func time(_ text: String?, name: String) throws(ServiceError) -> Timestamp? {
+        guard let text else { return nil }
+        if let time = Timestamp(rfc3339: text) { return time }
+        if let day = Timestamp(rfc3339: text + "T00:00:00Z") { return day }
+        throw .invalidParameter(name, "must be an RFC 3339 time or a date like 2026-11-21")
+    }
+
+    static func limit(_ text: String?, default value: Int, maximum: Int) throws(ServiceError) -> Int {
+        guard let text else { return value }
+        guard let number = Int(text), (1...maximum).contains(number) else {
+            throw .invalidParameter("limit", "must be a whole number from 1 to \(maximum)")
+        }
+        return number
+    }
+}

@@ -1,0 +1,176 @@
+import Dispatch
+import Foundation
+import Hummingbird
+import PaylogDomain
+import PaylogPresentation
+import PaylogProviders
+import PaylogStore
+import PaylogWorkflow
+
+extension PaylogService {
+    /// `POST /v1/payments`: build a launch URL and record `Requested`, or record an observed launch URL.
+    func createPayment(_ request: Request, _ context: PaylogRequestContext) async throws -> Response {
+        try await post(request, context) { body in
+            guard case .bytes(let bytes) = body else { throw ServiceError.invalidBody("A JSON object body is required.") }
+            let buildFields: Set<String> = [
+                "provider", "amount", "currency", "callback_url", "client_id", "reference", "api_version", "title",
+                "notes", "location_id", "skip_screen_success",
+            ]
+            let json = try JSONBody(bytes, allowed: buildFields.union(["payment", "url", "app_version", "at"]))
+            let paymentID = try json.required("payment")
+            do { _ = try PaymentID(paymentID) } catch { throw ServiceError.invalidField("payment", "is not a valid payment id: \(error)") }
+            let at = try json.observedAt()
+            if let url = try json.string("url") {
+                if let extra = try buildFields.sorted().first(where: { try json.string($0) != nil || json.bool($0) != nil }) {
+                    throw ServiceError.invalidField(extra, "cannot be combined with \"url\": send either an observed launch URL or the fields to build one")
+                }
+                let outcome = try await recordObservation(
+                    .request(payment: paymentID, at: at, url: url, appVersion: try json.string("app_version")), endpoint: "payments")
+                return try outcomeAnswer(outcome, created: true)
+            }
+            let spec = try launchSpec(json, paymentID: paymentID)
+            let start = DispatchTime.now().uptimeNanoseconds
+            let launch: LaunchOutcome
+            do { launch = try await workflow.requestLaunch(spec, observedAt: at) } catch let error as WorkflowError { throw failure(error) }
+            metrics.append(endpoint: "payments", nanoseconds: DispatchTime.now().uptimeNanoseconds - start, events: launch.outcome.eventsAppended)
+            countFindings(launch.outcome)
+            var object = outcomeObject(launch.outcome)
+            object["launch_url"] = launch.launchURL
+            object["reference"] = launch.reference
+            return try Answer(
+                launch.outcome.eventsAppended > 0 ? .created : .ok, object, headers: ["Location": "/v1/payments/\(paymentID)"])
+        }
+    }
+
+    /// `POST /v1/payments/{id}/app-switch`.
+    func appSwitch(_ request: Request, _ context: PaylogRequestContext) async throws -> Response {
+        try await post(request, context) { body in
+            let paymentID = try context.parameters.require("id")
+            guard case .bytes(let bytes) = body else { throw ServiceError.invalidBody("A JSON object body is required.") }
+            let json = try JSONBody(bytes.isEmpty ? Array("{}".utf8) : bytes, allowed: ["at", "note"])
+            let outcome = try await recordObservation(
+                .appSwitch(payment: paymentID, at: try json.observedAt(), note: try json.string("note") ?? ""), endpoint: "app-switch")
+            return try outcomeAnswer(outcome)
+        }
+    }
+
+    /// `POST /v1/payments/{id}/callbacks`: a callback URL exactly as received.
+    func callback(_ request: Request, _ context: PaylogRequestContext) async throws -> Response {
+        try await post(request, context) { body in
+            let paymentID = try context.parameters.require("id")
+            guard case .bytes(let bytes) = body else { throw ServiceError.invalidBody("A JSON object body is required.") }
+            let json = try JSONBody(bytes, allowed: ["url", "provider", "at"])
+            var provider: Provider?
+            if let name = try json.string("provider") {
+                guard let value = Provider(rawValue: name.lowercased()) else {
+                    throw ServiceError.invalidField("provider", "must be square, sumup or izettle")
+                }
+                provider = value
+            }
+            let outcome = try await recordObservation(
+                .callback(payment: paymentID, at: try json.observedAt(), url: try json.required("url"), provider: provider),
+                endpoint: "callbacks")
+            return try outcomeAnswer(outcome)
+        }
+    }
+
+    /// `POST /v1/observations` and `POST /v1/reconciliations`: JSON Lines, read as they arrive, with the same
+    /// rules and report as `paylog ingest --json` / `paylog reconcile --json`.
+    func observations(_ request: Request, _ context: PaylogRequestContext, defaultKind: String?) async throws -> Response {
+        let endpoint = defaultKind == nil ? "observations" : "reconciliations"
+        return try await post(request, context, streaming: true) { body in
+            var report = IngestReport()
+            var number = 0
+            let start = DispatchTime.now().uptimeNanoseconds
+            let each: (String) async throws -> Void = { line in
+                number += 1
+                if let outcome = await self.workflow.ingest(line: line, number: number, defaultKind: defaultKind, into: &report) {
+                    self.countFindings(outcome)
+                }
+            }
+            switch body {
+            case .bytes(let bytes):
+                for line in bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false) {
+                    try await each(String(decoding: line, as: UTF8.self))
+                }
+            case .stream(let request):
+                let reader = BodyReader(limit: configuration.maxStreamBytes, timeout: configuration.requestTimeoutSeconds)
+                try await reader.lines(request, each)
+            }
+            metrics.append(endpoint: endpoint, nanoseconds: DispatchTime.now().uptimeNanoseconds - start, events: report.eventsAppended)
+            guard report.lines > 0 else {
+                throw ServiceError.invalidBody("The body holds no observations: send JSON Lines, one observation per line.")
+            }
+            return try Answer(.ok, JSONSerialization.jsonObject(with: Data(JSONText.encode(encodable: report).utf8)))
+        }
+    }
+
+    /// Records one observation, timing the append and counting findings.
+    func recordObservation(_ observation: Observation, endpoint: String) async throws -> RecordOutcome {
+        let start = DispatchTime.now().uptimeNanoseconds
+        let outcome: RecordOutcome
+        do { outcome = try await workflow.record(observation) } catch { throw failure(error) }
+        metrics.append(endpoint: endpoint, nanoseconds: DispatchTime.now().uptimeNanoseconds - start, events: outcome.eventsAppended)
+        countFindings(outcome)
+        return outcome
+    }
+
+    /// The HTTP error for a workflow failure; store failures are logged in full first.
+    func failure(_ error: WorkflowError) -> ServiceError {
+        if case .store = error { logger.error("append failed", metadata: ["error": "\(error)"]) }
+        return error.serviceError
+    }
+
+    /// Counts the compatibility findings on the events just appended (metrics only; the log is not changed).
+    func countFindings(_ outcome: RecordOutcome) {
+        guard outcome.eventsAppended > 0,
+            let entries = try? PaymentAudit.entries(of: outcome.paymentID, in: store)
+        else { return }
+        let firstNew = outcome.payment.version - UInt64(outcome.eventsAppended)
+        for entry in entries where entry.event.version > firstNew {
+            for finding in entry.findings { metrics.finding(rule: finding.rule, severity: finding.severity.rawValue) }
+        }
+    }
+
+    /// The payment's state plus what this request appended.
+    func outcomeObject(_ outcome: RecordOutcome) -> [String: Any] {
+        var object = PaymentJSON.object(outcome.payment)
+        object["events_appended"] = outcome.eventsAppended
+        object["already_recorded"] = outcome.wasAlreadyRecorded
+        return object
+    }
+
+    /// 201 when a new payment stream was started by this request, else 200.
+    func outcomeAnswer(_ outcome: RecordOutcome, created: Bool = false) throws -> Answer {
+        let status: HTTPResponse.Status = created && outcome.eventsAppended > 0 ? .created : .ok
+        return try Answer(status, outcomeObject(outcome), headers: ["Location": "/v1/payments/\(outcome.paymentID)"])
+    }
+
+    /// The launch spec a build-mode `POST /v1/payments` describes.
+    func launchSpec(_ json: JSONBody, paymentID: String) throws -> LaunchSpec {
+        guard let provider = Provider(rawValue: try json.required("provider").lowercased()) else {
+            throw ServiceError.invalidField("provider", "must be square, sumup or izettle")
+        }
+        let currency: CurrencyCode
+        do { currency = try CurrencyCode(try json.required("currency")) } catch let error as ServiceError { throw error } catch {
+            throw ServiceError.invalidField("currency", "is not an ISO 4217 currency code")
+        }
+        let money: Money
+        do { money = try Money(decimalString: try json.required("amount"), currency: currency) } catch let error as ServiceError {
+            throw error
+        } catch {
+            throw ServiceError.invalidField("amount", "must be a decimal amount like \"12.50\" with at most the currency's minor digits: \(error)")
+        }
+        let reference = try json.string("reference")
+        if let reference, reference.isEmpty || reference.count > 128 {
+            throw ServiceError.invalidField("reference", "must be 1–128 characters")
+        }
+        return LaunchSpec(
+            provider: provider, paymentID: try PaymentID(paymentID), amount: money, reference: reference,
+            callbackBaseURL: try json.required("callback_url"), clientID: try json.required("client_id"),
+            title: try json.string("title"), notes: try json.string("notes"),
+            squareAPIVersion: provider == .square ? (try json.string("api_version") ?? "1.3") : nil,
+            appVersion: try json.string("app_version"), locationID: try json.string("location_id"),
+            skipScreenSuccess: try json.bool("skip_screen_success") ?? false)
+    }
+}

@@ -1,0 +1,63 @@
+import Hummingbird
+import Logging
+import NIOCore
+import PaylogStore
+import PaylogWorkflow
+import ServiceLifecycle
+
+/// The paylog HTTP service: the same workflow, views and rules as the CLI, behind a versioned JSON API with
+/// API keys, idempotent POSTs, body limits and metrics. See `Docs/http-api.md`.
+public struct PaylogService: Sendable {
+    /// How the service runs.
+    public let configuration: ServiceConfiguration
+    /// The event log it records into.
+    public let store: EventStore
+    /// API keys and idempotency records.
+    public let database: ServiceDatabase
+    /// Its metrics (served at `/metrics`).
+    public let metrics: ServiceMetrics
+    let workflow: PaymentWorkflow
+    let keys: APIKeyStore
+    let idempotency: IdempotencyStore
+    let logger: Logger
+
+    /// A service over an open store and service database.
+    public init(configuration: ServiceConfiguration, store: EventStore, database: ServiceDatabase, logger: Logger) {
+        self.configuration = configuration
+        self.store = store
+        self.database = database
+        self.metrics = ServiceMetrics()
+        self.workflow = PaymentWorkflow(store: store, actor: "http")
+        self.keys = APIKeyStore(database: database)
+        self.idempotency = IdempotencyStore(database: database)
+        self.logger = logger
+        metrics.observe(store)
+    }
+
+    /// The HTTP application: the router on `configuration.host:port`, plus the service that closes the store
+    /// once the server has drained on graceful shutdown. Run it with ``run(onListening:)`` or HummingbirdTesting.
+    public func application(
+        onListening: @escaping @Sendable (String, Int) async -> Void = { _, _ in }
+    ) -> some ApplicationProtocol {
+        let idle = TimeAmount.nanoseconds(Int64(configuration.idleTimeoutSeconds * 1e9))
+        return Application(
+            router: router(),
+            server: .http1(configuration: .init(idleTimeout: idle)),
+            configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "paylog"),
+            services: [StoreCloser(store: store, database: database)],
+            onServerRunning: { channel in
+                await onListening(configuration.host, channel.localAddress?.port ?? configuration.port)
+            },
+            logger: logger)
+    }
+
+    /// Serves until SIGTERM or SIGINT, then stops accepting connections, finishes in-flight requests and
+    /// queued appends, and closes LMDB.
+    public func run(onListening: @escaping @Sendable (String, Int) async -> Void = { _, _ in }) async throws {
+        let group = ServiceGroup(
+            configuration: .init(
+                services: [application(onListening: onListening)], gracefulShutdownSignals: [.sigterm, .sigint],
+                logger: logger))
+        try await group.run()
+    }
+}
