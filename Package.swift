@@ -119,8 +119,10 @@ let package = Package(
         ),
         .testTarget(
             name: "PaylogServiceTests", dependencies: [
-                "PaylogService", "PaylogWorkflow", "PaylogStore", "TestSupport",
+                "PaylogService", "PaylogWorkflow", "PaylogStore", "PaylogPresentation", "TestSupport",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .testTarget(name: "PaylogStoreTests", dependencies: ["PaylogStore", "LMDBKit", "TestSupport", "paylog-torture"]),

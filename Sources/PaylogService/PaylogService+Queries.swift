@@ -52,9 +52,11 @@ extension PaylogService {
     func audit(_ request: Request, _ context: PaylogRequestContext) throws -> Answer {
         try context.require(.read)
         let id = try context.parameters.require("id")
+        guard try readView({ try store.version(of: id) }) > 0 else {
+            throw ServiceError.notFound("No payment \(id) has been recorded.")
+        }
         let personal = context.apiKey?.allows(.audit) ?? false
         let entries = try readView { try PaymentAudit.entries(of: id, in: store, includePersonalData: personal) }
-        guard !entries.isEmpty else { throw ServiceError.notFound("No payment \(id) has been recorded.") }
         return try Answer(.ok, AuditJSON.object(payment: id, entries: entries))
     }
 

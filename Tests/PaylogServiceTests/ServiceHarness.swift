@@ -1,0 +1,88 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import Logging
+import PaylogService
+import PaylogStore
+import PaylogWorkflow
+import TestSupport
+
+/// A real paylog server on a loopback port over a temporary store, with one key per scope set.
+struct ServiceHarness: Sendable {
+    let directory: TemporaryDirectory
+    let store: EventStore
+    let database: ServiceDatabase
+    let service: PaylogService
+    /// Keys by role: `ingest`, `read`, `audit` (read+audit), `admin`.
+    let keys: [String: String]
+
+    init(configure: (inout ServiceConfiguration) -> Void = { _ in }) throws {
+        directory = TemporaryDirectory("paylog-service")
+        store = try PaymentWorkflow.openStore(at: directory.path + "/store")
+        database = try ServiceDatabase(storePath: directory.path + "/store")
+        let keyStore = APIKeyStore(database: database)
+        var keys: [String: String] = [:]
+        for (name, scopes) in [("ingest", [APIKeyScope.ingest]), ("read", [.read]), ("audit", [.read, .audit]), ("admin", [.admin])] {
+            keys[name] = try keyStore.add(name: name, scopes: scopes).key
+        }
+        self.keys = keys
+        var configuration = ServiceConfiguration()
+        configuration.port = 0
+        configuration.publicBaseURL = "https://pos.example.test"
+        configure(&configuration)
+        var logger = Logger(label: "paylog.test")
+        logger.logLevel = .critical
+        service = PaylogService(configuration: configuration, store: store, database: database, logger: logger)
+    }
+
+    /// Runs `body` against the live server, then removes the store (the server closes it on shutdown).
+    func run(_ body: @escaping @Sendable (Client) async throws -> Void) async throws {
+        defer { directory.remove() }
+        try await service.application().test(.live) { client in
+            try await body(Client(client: client, keys: keys))
+        }
+    }
+
+    /// Events in the log right now (only while ``run(_:)`` runs: the server closes the store when it stops).
+    func eventCount() throws -> UInt64 { try store.lastPosition() }
+
+    /// A thin JSON client over HummingbirdTesting's live client.
+    struct Client: Sendable {
+        let client: any TestClientProtocol
+        let keys: [String: String]
+
+        /// A request; `key` is a role in ``ServiceHarness/keys`` or a literal `Authorization` value after `raw:`.
+        func send(
+            _ method: HTTPRequest.Method, _ uri: String, key: String? = nil, body: String? = nil,
+            idempotencyKey: String? = nil
+        ) async throws -> Reply {
+            var headers = HTTPFields()
+            if let key {
+                headers[.authorization] = key.hasPrefix("raw:") ? String(key.dropFirst(4)) : "Bearer \(keys[key]!)"
+            }
+            if let idempotencyKey { headers[HTTPField.Name("Idempotency-Key")!] = idempotencyKey }
+            let response = try await client.execute(
+                uri: uri, method: method, headers: headers, body: body.map { ByteBuffer(string: $0) })
+            return Reply(status: response.status.code, headers: response.headers, body: String(buffer: response.body))
+        }
+    }
+
+    /// A response: status, headers and the body as text and JSON.
+    struct Reply: Sendable {
+        var status: Int
+        var headers: HTTPFields
+        var body: String
+
+        /// The body as a JSON object (empty when it is not one).
+        var json: [String: Any] {
+            (try? JSONSerialization.jsonObject(with: Data(body.utf8)) as? [String: Any]) ?? [:]
+        }
+
+        /// The error code of an error body.
+        var errorCode: String? { (json["error"] as? [String: Any])?["code"] as? String }
+
+        /// The error message of an error body.
+        var errorMessage: String { (json["error"] as? [String: Any])?["message"] as? String ?? "" }
+    }
+}
