@@ -18,13 +18,25 @@ struct ServiceHarness: Sendable {
     let keys: [String: String]
 
     init(configure: (inout ServiceConfiguration) -> Void = { _ in }) throws {
-        directory = TemporaryDirectory("paylog-service")
+        try self.init(directory: TemporaryDirectory("paylog-service"), keys: nil, configure: configure)
+    }
+
+    /// A harness over the store a previous harness left at `storePath`, with its keys.
+    init(reopening storePath: String, keys: [String: String]) throws {
+        let parent = (storePath as NSString).deletingLastPathComponent
+        try self.init(directory: TemporaryDirectory(existing: parent), keys: keys, configure: { _ in })
+    }
+
+    private init(directory: TemporaryDirectory, keys existing: [String: String]?, configure: (inout ServiceConfiguration) -> Void) throws {
+        self.directory = directory
         store = try PaymentWorkflow.openStore(at: directory.path + "/store")
         database = try ServiceDatabase(storePath: directory.path + "/store")
         let keyStore = APIKeyStore(database: database)
-        var keys: [String: String] = [:]
-        for (name, scopes) in [("ingest", [APIKeyScope.ingest]), ("read", [.read]), ("audit", [.read, .audit]), ("admin", [.admin])] {
-            keys[name] = try keyStore.add(name: name, scopes: scopes).key
+        var keys: [String: String] = existing ?? [:]
+        if existing == nil {
+            for (name, scopes) in [("ingest", [APIKeyScope.ingest]), ("read", [.read]), ("audit", [.read, .audit]), ("admin", [.admin])] {
+                keys[name] = try keyStore.add(name: name, scopes: scopes).key
+            }
         }
         self.keys = keys
         var configuration = ServiceConfiguration()

@@ -11,6 +11,11 @@ public struct TemporaryDirectory: Sendable {
         try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
     }
 
+    /// Wraps a directory made earlier (to reopen what a previous step left there).
+    public init(existing path: String) {
+        self.path = path
+    }
+
     /// Removes the directory and everything in it.
     public func remove() { try? FileManager.default.removeItem(atPath: path) }
 }

@@ -1,0 +1,75 @@
+import Foundation
+import HummingbirdTesting
+import Synchronization
+import Testing
+
+@Suite("HTTP: Idempotency-Key")
+struct IdempotencyTests {
+    @Test("a retried POST returns the first answer byte for byte and appends nothing")
+    func retry() async throws {
+        let harness = try ServiceHarness()
+        try await harness.run { client in
+            let first = try await client.send(.post, "/v1/payments", key: "ingest", body: Samples.squareBuild("p1"), idempotencyKey: "k-1")
+            #expect(first.status == 201)
+            #expect(first.headers[.init("Idempotent-Replayed")!] == nil)
+            let events = try harness.eventCount()
+            for _ in 0..<3 {
+                let retry = try await client.send(.post, "/v1/payments", key: "ingest", body: Samples.squareBuild("p1"), idempotencyKey: "k-1")
+                #expect(retry.status == 201)
+                #expect(retry.body == first.body)
+                #expect(retry.headers[.init("Idempotent-Replayed")!] == "true")
+            }
+            #expect(try harness.eventCount() == events)
+            // Without the key, the same body is a new request: a second Requested with a new reference.
+            let fresh = try await client.send(.post, "/v1/payments", key: "ingest", body: Samples.squareBuild("p1"))
+            #expect(fresh.json["reference"] as? String != first.json["reference"] as? String)
+            #expect(try harness.eventCount() == events + 1)
+        }
+    }
+
+    @Test("the same key with another body is 422 and appends nothing; keys are per API key; a 4xx answer is replayed too")
+    func misuse() async throws {
+        let harness = try ServiceHarness()
+        try await harness.run { client in
+            _ = try await client.send(.post, "/v1/payments", key: "ingest", body: Samples.squareBuild("p1"), idempotencyKey: "k")
+            let other = try await client.send(.post, "/v1/payments", key: "ingest", body: Samples.squareBuild("p2"), idempotencyKey: "k")
+            #expect(other.status == 422)
+            #expect(other.errorCode == "idempotency_key_reused")
+            let otherPath = try await client.send(.post, "/v1/payments/p1/app-switch", key: "ingest", body: "{}", idempotencyKey: "k")
+            #expect(otherPath.status == 422)
+            // Another API key's "k" is its own.
+            let admin = try await client.send(.post, "/v1/payments", key: "admin", body: Samples.squareBuild("p2"), idempotencyKey: "k")
+            #expect(admin.status == 201)
+            let bad = try await client.send(.post, "/v1/payments", key: "ingest", body: #"{"payment":"p3"}"#, idempotencyKey: "k-bad")
+            #expect(bad.status == 400)
+            let badAgain = try await client.send(.post, "/v1/payments", key: "ingest", body: #"{"payment":"p3"}"#, idempotencyKey: "k-bad")
+            #expect(badAgain.status == 400)
+            #expect(badAgain.body == bad.body)
+            #expect(badAgain.headers[.init("Idempotent-Replayed")!] == "true")
+            let invalid = try await client.send(.post, "/v1/payments", key: "ingest", body: Samples.squareBuild("p4"), idempotencyKey: "has space")
+            #expect(invalid.status == 400)
+            #expect(invalid.errorCode == "invalid_idempotency_key")
+            #expect(try harness.eventCount() == 2)
+        }
+    }
+
+    @Test("answers survive a restart: the records are durable")
+    func durable() async throws {
+        let harness = try ServiceHarness()
+        let storePath = harness.directory.path + "/store"
+        let first = Mutex(ServiceHarness.Reply(status: 0, headers: [:], body: ""))
+        try await harness.service.application().test(.live) { live in
+            let client = ServiceHarness.Client(client: live, keys: harness.keys)
+            let reply = try await client.send(.post, "/v1/observations", key: "ingest", body: #"{"kind":"request","payment":"d1","at":"2026-11-22T09:00:00Z","url":"\#(Samples.sumupLaunch("d"))"}"#, idempotencyKey: "batch-1")
+            first.withLock { $0 = reply }
+        }
+        let reopened = try ServiceHarness(reopening: storePath, keys: harness.keys)
+        try await reopened.run { client in
+            let retry = try await client.send(.post, "/v1/observations", key: "ingest", body: #"{"kind":"request","payment":"d1","at":"2026-11-22T09:00:00Z","url":"\#(Samples.sumupLaunch("d"))"}"#, idempotencyKey: "batch-1")
+            #expect(retry.headers[.init("Idempotent-Replayed")!] == "true")
+            #expect(retry.body == first.withLock { $0.body })
+            #expect(try reopened.eventCount() == 1)
+        }
+        harness.directory.remove()
+    }
+}

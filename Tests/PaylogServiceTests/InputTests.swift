@@ -1,0 +1,85 @@
+import Foundation
+import Testing
+
+@Suite("HTTP: bad input")
+struct InputTests {
+    @Test("oversized bodies are 413 before anything is decided; nothing is appended")
+    func oversized() async throws {
+        let harness = try ServiceHarness { $0.maxBodyBytes = 2048; $0.maxStreamBytes = 4096 }
+        try await harness.run { client in
+            let padding = String(repeating: "x", count: 3000)
+            let big = try await client.send(.post, "/v1/payments", key: "ingest", body: #"{"payment":"p1","url":"\#(padding)"}"#)
+            #expect(big.status == 413)
+            #expect(big.errorCode == "body_too_large")
+            let line = #"{"kind":"request","payment":"b1","at":"2026-11-22T09:00:00Z","url":"\#(Samples.sumupLaunch("b"))"}"#
+            let lines = Array(repeating: line, count: 40).joined(separator: "\n")
+            let stream = try await client.send(.post, "/v1/observations", key: "ingest", body: lines, idempotencyKey: "big")
+            #expect(stream.status == 413)
+            #expect(try harness.eventCount() == 0)
+        }
+    }
+
+    @Test("malformed JSON, unknown fields and wrong types are 400 naming the field; nothing is appended", arguments: [
+        (#"{"payment":"#, "invalid_body", "not valid JSON"),
+        ("[1,2]", "invalid_body", "JSON object"),
+        ("", "invalid_body", "JSON object body"),
+        (#"{"payment":"p1","provider":"square","amount":"1.00","currency":"USD","callback_url":"x","client_id":"c","colour":"red"}"#, "invalid_field", "\"colour\""),
+        (#"{"payment":7}"#, "invalid_field", "\"payment\" must be a string"),
+        (#"{"payment":"p1","provider":"visa","amount":"1.00","currency":"USD","callback_url":"x","client_id":"c"}"#, "invalid_field", "\"provider\""),
+        (#"{"payment":"p1","provider":"square","amount":"1.005","currency":"USD","callback_url":"x","client_id":"c"}"#, "invalid_field", "\"amount\""),
+        (#"{"payment":"p1","provider":"square","amount":"1.00","currency":"usdx","callback_url":"x","client_id":"c"}"#, "invalid_field", "\"currency\""),
+        (#"{"payment":"p1","url":"sumupmerchant://pay/1.0","provider":"sumup"}"#, "invalid_field", "\"provider\""),
+        (#"{"payment":"p1","url":"notaurl at all"}"#, "unreadable_evidence", "not a URL"),
+        (#"{"payment":"p1","url":"sumupmerchant://pay/1.0","at":"yesterday"}"#, "invalid_field", "\"at\""),
+        (#"{"payment":"p1","provider":"sumup","amount":"1.00","currency":"EUR","callback_url":"x","client_id":"c","skip_screen_success":1}"#, "invalid_field", "\"skip_screen_success\""),
+    ])
+    func malformed(body: String, code: String, mentions: String) async throws {
+        let harness = try ServiceHarness()
+        try await harness.run { client in
+            let reply = try await client.send(.post, "/v1/payments", key: "ingest", body: body)
+            #expect(reply.status == 400, "\(reply.body)")
+            #expect(reply.errorCode == code, "\(reply.body)")
+            #expect(reply.errorMessage.contains(mentions), "\(reply.body)")
+            #expect(try harness.eventCount() == 0)
+        }
+    }
+
+    @Test("bad query parameters are 400 naming the parameter; unknown endpoints are JSON 404s; no internal detail leaks")
+    func queries() async throws {
+        let harness = try ServiceHarness()
+        try await harness.run { client in
+            for (uri, name) in [
+                ("/v1/payments?status=lost", "status"), ("/v1/payments?limit=0", "limit"), ("/v1/payments?day=21-11-2026", "day"),
+                ("/v1/payments?from=soon", "from"), ("/v1/payments?colour=red", "colour"), ("/v1/findings?severity=bad", "severity"),
+                ("/v1/analytics?from=x", "from"), ("/v1/payments/p1/replay?at=never", "at"),
+            ] {
+                let reply = try await client.send(.get, uri, key: "read")
+                #expect(reply.status == 400, "\(uri)")
+                #expect(reply.errorMessage.contains("\"\(name)\""), "\(uri): \(reply.body)")
+            }
+            let missing = try await client.send(.get, "/v2/nothing", key: "read")
+            #expect(missing.status == 404)
+            #expect(missing.errorCode == "not_found")
+            let wrongMethod = try await client.send(.delete, "/v1/payments", key: "read")
+            #expect(wrongMethod.status == 404 || wrongMethod.status == 405)
+            for reply in [missing, wrongMethod] {
+                #expect(!reply.body.contains(harness.directory.path) && !reply.body.contains(".swift"))
+            }
+        }
+    }
+
+    @Test("a store that fails to write answers 503 without internal detail, and the log is intact afterwards")
+    func storageFailure() async throws {
+        let harness = try ServiceHarness()
+        try await harness.run { client in
+            _ = try await client.send(.post, "/v1/payments", key: "ingest", body: Samples.squareBuild("p1"))
+            harness.store.close()
+            let reply = try await client.send(.post, "/v1/payments", key: "ingest", body: Samples.squareBuild("p2"))
+            #expect(reply.status == 503)
+            #expect(reply.errorCode == "storage_unavailable")
+            #expect(!reply.body.contains(harness.directory.path))
+            let ready = try await client.send(.get, "/ready")
+            #expect(ready.status == 503)
+        }
+    }
+}

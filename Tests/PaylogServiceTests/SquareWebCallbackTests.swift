@@ -1,0 +1,52 @@
+import Foundation
+import Testing
+
+@Suite("HTTP: Square web callback")
+struct SquareWebCallbackTests {
+    static func callbackURI(state: String, status: String = "ok", transaction: String = "tx-1") -> String {
+        let data = #"{"status":"\#(status)","transaction_id":"\#(transaction)","client_transaction_id":"ctx-1","state":"\#(state)"}"#
+        let encoded = data.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!
+        return "/v1/callbacks/square?paylog_payment=p1&data=\(encoded)"
+    }
+
+    @Test("Square's GET needs no key, is routed by the minted state, and is recorded exactly as observed")
+    func routed() async throws {
+        let harness = try ServiceHarness()
+        try await harness.run { client in
+            let created = try await client.send(.post, "/v1/payments", key: "ingest", body: Samples.squareBuild("p1"))
+            let state = try #require(created.json["reference"] as? String)
+            let uri = Self.callbackURI(state: state)
+            let reply = try await client.send(.get, uri)
+            #expect(reply.status == 200)
+            #expect(reply.json["payment"] as? String == "p1")
+            #expect(reply.json["status"] as? String == "completed")
+            let audit = try await client.send(.get, "/v1/payments/p1/audit", key: "audit")
+            let timeline = try #require(audit.json["timeline"] as? [[String: Any]])
+            #expect(timeline.count == 2)
+            #expect(timeline.last?["evidence"] as? String == "https://pos.example.test" + uri)
+            #expect(try harness.eventCount() == 2)
+        }
+    }
+
+    @Test("an unknown state, a replayed state, another provider's payment or missing data append nothing")
+    func refused() async throws {
+        let harness = try ServiceHarness()
+        try await harness.run { client in
+            let created = try await client.send(.post, "/v1/payments", key: "ingest", body: Samples.squareBuild("p1"))
+            let state = try #require(created.json["reference"] as? String)
+            _ = try await client.send(.post, "/v1/payments", key: "ingest", body: #"{"payment":"s1","url":"\#(Samples.sumupLaunch("sumup-ref"))"}"#)
+            let before = try harness.eventCount()
+            #expect(try await client.send(.get, Self.callbackURI(state: "0123456789abcdef0123456789abcdef")).status == 404)
+            #expect(try await client.send(.get, Self.callbackURI(state: "sumup-ref")).status == 404)
+            #expect(try await client.send(.get, "/v1/callbacks/square").status == 400)
+            #expect(try await client.send(.get, "/v1/callbacks/square?data=%7Bnot").status == 400)
+            #expect(try harness.eventCount() == before)
+            #expect(try await client.send(.get, Self.callbackURI(state: state)).status == 200)
+            let replay = try await client.send(.get, Self.callbackURI(state: state, transaction: "tx-forged"))
+            #expect(replay.status == 404)
+            #expect(try harness.eventCount() == before + 1)
+            let payment = try await client.send(.get, "/v1/payments/p1", key: "read")
+            #expect(payment.json["transaction_id"] as? String == "tx-1")
+        }
+    }
+}
