@@ -63,6 +63,14 @@ let package = Package(
             ],
             exclude: ["Schema/events.proto"]
         ),
+        // Benchmark scenarios for `paylog bench`: the store, the workflow and a raw-LMDB baseline, measured in one run.
+        .target(
+            name: "PaylogBench",
+            dependencies: [
+                "CLMDB", "LMDBKit", "PaylogStore", "PaylogWorkflow", "PaylogDomain", "PaylogProviders",
+                .product(name: "Histogram", package: "hdrhistogram-swift"),
+            ]
+        ),
         // The JSON objects the CLI prints with --json and the HTTP API returns: one shape for both.
         .target(name: "PaylogPresentation", dependencies: ["PaylogWorkflow", "PaylogDomain", "PaylogCompatibility"]),
         // The HTTP service: routes, API keys, idempotency, metrics. Domain rules stay in PaylogWorkflow.
@@ -86,7 +94,7 @@ let package = Package(
             name: "paylog",
             dependencies: [
                 "PaylogStore", "PaylogDomain", "PaylogProviders", "PaylogCompatibility", "PaylogWorkflow", "PaylogService",
-                "PaylogPresentation", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "PaylogPresentation", "PaylogBench", .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -125,6 +133,7 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        .testTarget(name: "PaylogBenchTests", dependencies: ["PaylogBench", "TestSupport"]),
         .testTarget(name: "PaylogStoreTests", dependencies: ["PaylogStore", "LMDBKit", "TestSupport", "paylog-torture"]),
     ],
     swiftLanguageModes: [.v6]

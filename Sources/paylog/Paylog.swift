@@ -11,7 +11,7 @@ struct Paylog: AsyncParsableCommand {
             DemoCommand.self, IngestCommand.self, RequestCommand.self, SwitchCommand.self, CallbackCommand.self,
             ReconcileCommand.self, FailCommand.self, ExpireCommand.self, StatusCommand.self,
             LogCommand.self, StreamCommand.self, VerifyCommand.self, ExportCommand.self, ImportLogCommand.self, ReplayCommand.self, AuditCommand.self, AnalyticsCommand.self, RebuildViewsCommand.self,
-            ServeCommand.self, KeysCommand.self,
+            ServeCommand.self, KeysCommand.self, BenchCommand.self,
         ]
     )
 }

@@ -1,0 +1,37 @@
+import PaylogStore
+import PaylogWorkflow
+
+extension BenchRunner {
+    /// `replay`: rebuilds every projection of the shared payment log blue/green, as `paylog rebuild-views` does
+    /// (``PaylogStore/EventStore/rebuildProjections(chunk:progress:)`` with its default chunk, on the durable
+    /// store). One latency sample is one chunk. The log is built before the clock starts.
+    func replay() async throws(BenchError) -> BenchResult {
+        let log = try await sharedPaymentLog()
+        progress("replay: rebuilding every projection from \(log.events) events …")
+        let store: EventStore
+        do {
+            store = try EventStore(path: log.path, projections: [PaymentsProjection()])
+        } catch {
+            throw .store(step: "opening the payment log for replay", error)
+        }
+        defer { store.close() }
+        let laps = LapRecorder()
+        let memory = MemoryPeakSampler()
+        let start = Stopwatch.now()
+        laps.restart()
+        do {
+            try await store.rebuildProjections { _, _ in laps.lap() }
+        } catch {
+            _ = memory.stop()
+            throw .wrapping(error, step: "rebuilding the projections")
+        }
+        let end = Stopwatch.now()
+        let peaks = memory.stop()
+        return BenchResult(
+            scenario: .replay, events: log.events, seconds: Stopwatch.seconds(from: start, to: end), rawEventsPerSecond: nil,
+            latencies: laps.latencies, peakRSSBytes: peaks.resident, peakResetWorked: peaks.wasReset,
+            peakAnonymousRSSBytes: peaks.anonymous, bytesPerEvent: log.bytesPerEvent,
+            payloadBytesPerEvent: log.payloadBytesPerEvent, rawBytesPerEvent: nil,
+            details: ["log_build_seconds": log.buildSeconds, "payments": Double(log.streamCount)])
+    }
+}

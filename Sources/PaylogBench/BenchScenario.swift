@@ -1,0 +1,45 @@
+/// One workload of `paylog bench`. The raw values are the names `--scenario` takes and the `scenario` field of
+/// the JSON output.
+public enum BenchScenario: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
+    /// One writer appending 1,000 events of 300 bytes per append, each append durable.
+    case appendBatched = "append-batched"
+    /// 64 concurrent tasks, one event per append, each awaiting its durable (fsync'd) acknowledgement.
+    case appendConcurrent = "append-concurrent"
+    /// Rebuilding every projection (blue/green, ``PaylogStore/EventStore/rebuildProjections(chunk:progress:)``)
+    /// from a log of realistic payment events.
+    case replay
+    /// Reading and decoding every envelope of the log, no projection.
+    case scan
+    /// The state of one random payment at a random version (time travel through the log, not a view).
+    case loadStream = "load-stream"
+    /// JSON Lines observations recorded through the workflow, as `paylog ingest` does, durably.
+    case ingest
+
+    /// The scenario's name.
+    public var description: String { rawValue }
+
+    /// What one latency sample of the scenario measures.
+    public var operation: String {
+        switch self {
+        case .appendBatched: "one append of 1,000 events"
+        case .appendConcurrent: "one append of 1 event, from submission to durable acknowledgement"
+        case .replay: "one rebuild chunk (one write transaction)"
+        case .scan: "one page of 10,000 events"
+        case .loadStream: "one stream loaded and replayed to a version"
+        case .ingest: "one observation line"
+        }
+    }
+
+    /// Whether the scenario reads the shared log of realistic payment events (built once per run).
+    var readsPaymentLog: Bool {
+        switch self {
+        case .replay, .scan, .loadStream: true
+        case .appendBatched, .appendConcurrent, .ingest: false
+        }
+    }
+
+    /// The scenario named `name`, or nil.
+    public init?(name: String) {
+        self.init(rawValue: name.lowercased())
+    }
+}
