@@ -16,8 +16,8 @@
 #     requests wrk had sent but whose answers it had not read when the duration ended: the server still
 #     appends them. That surplus is reported separately and may not exceed the requests sent without an
 #     answer (at most one per connection);
-#   - every event is the only one of its payment, and every payment is a load-… payment (nothing else and
-#     nothing twice was appended);
+#   - every event is the only one of its payment, and every payment is one of the load-<thread>-<n> ids
+#     wrk sent (nothing else and nothing twice was appended);
 #   - `paylog verify` exits 0 and `paylog replay --json` reports projections_match true (exit 0).
 # Then throughput and p50/p90/p99 latency are printed and written to PERF_DOC between
 # <!-- load-test:begin --> and <!-- load-test:end --> (the rest of the file is left alone).
@@ -122,15 +122,17 @@ function done(summary, latency, requests)
     for name, _ in pairs(totals) do totals[name] = totals[name] + thread:get(name) end
     for status, count in pairs(thread:get("statuses")) do by_status[status] = (by_status[status] or 0) + count end
   end
+  local per_thread = {}
+  for index, thread in ipairs(threads) do table.insert(per_thread, index .. ":" .. thread:get("sent")) end
   local codes = {}
   for status, count in pairs(by_status) do table.insert(codes, status .. ":" .. count) end
   table.sort(codes)
   local e = summary.errors
   io.write(string.format(
-    "LOADTEST sent=%d answered=%d acknowledged=%d other_200=%d statuses=%s wrk_requests=%d duration_us=%d "
+    "LOADTEST sent=%d sent_by_thread=%s answered=%d acknowledged=%d other_200=%d statuses=%s wrk_requests=%d duration_us=%d "
       .. "connect_errors=%d read_errors=%d write_errors=%d status_errors=%d timeouts=%d "
       .. "p50_us=%d p90_us=%d p99_us=%d max_us=%d mean_us=%.0f\n",
-    totals.sent, totals.answered, totals.acknowledged, totals.other_200, table.concat(codes, ","),
+    totals.sent, table.concat(per_thread, ","), totals.answered, totals.acknowledged, totals.other_200, table.concat(codes, ","),
     summary.requests, summary.duration, e.connect, e.read, e.write, e.status, e.timeout,
     latency:percentile(50), latency:percentile(90), latency:percentile(99), latency.max, latency.mean))
 end
@@ -168,15 +170,18 @@ SERVER_PID=""
 
 "$BIN" log --store "$STORE" --json --limit 1000000000 >"$WORK/log.jsonl"
 EVENTS=$(wc -l <"$WORK/log.jsonl" | tr -d ' ')
-python3 - "$WORK/log.jsonl" <<'PY' || fail "the log holds events that no load request explains (see above)"
+python3 - "$WORK/log.jsonl" "$(field sent_by_thread)" <<'PY' || fail "the log holds events that no load request explains (see above)"
 import collections, json, re, sys
+sent = {int(t): int(n) for t, n in (pair.split(":") for pair in sys.argv[2].split(","))}
 streams = collections.Counter()
 bad = []
 for line in open(sys.argv[1]):
     event = json.loads(line)
     stream = event.get("stream")
     streams[stream] += 1
-    if not re.fullmatch(r"load-[0-9]+-[0-9]+", str(stream)) or event.get("type") != "Requested" or event.get("version") != 1:
+    match = re.fullmatch(r"load-([0-9]+)-([0-9]+)", str(stream))
+    if not match or not 1 <= int(match.group(2)) <= sent.get(int(match.group(1)), 0) \
+            or event.get("type") != "Requested" or event.get("version") != 1:
         bad.append(event)
 twice = [s for s, n in streams.items() if n > 1]
 for event in bad[:5]:
@@ -247,6 +252,7 @@ if [ -n "$PERF_DOC" ] && [ "${#PROBLEMS[@]}" = 0 ]; then
         echo
         echo "| figure | value |"
         echo "|---|---|"
+        echo "| requests sent | $SENT ($UNANSWERED still unanswered when the duration ended) |"
         echo "| requests answered | $ANSWERED in $(python3 -c "print(f'{$DURATION_US / 1e6:.1f}')") s (all $STATUSES) |"
         echo "| throughput | $RPS requests/s = appended events/s |"
         echo "| latency p50 / p90 / p99 / max | $(ms "$P50") / $(ms "$P90") / $(ms "$P99") / $(ms "$MAX") ms |"

@@ -5,29 +5,21 @@ import Hummingbird
 import PaylogStore
 
 extension PaylogService {
-    /// What a POST handler is given: the whole body, or (streamed endpoints without an `Idempotency-Key`) the
-    /// request to read line by line.
-    enum PostBody {
-        case bytes([UInt8])
-        case stream(Request)
-    }
-
-    /// Runs a POST: checks the scope, reads the body within its limit, and honours `Idempotency-Key` — a
-    /// repeat of an answered request gets the stored answer (with `Idempotent-Replayed: true`) and runs nothing.
+    /// Runs a POST: checks the scope, reads the whole body within its limit (413) and deadline (408) before
+    /// anything is recorded, and honours `Idempotency-Key` — a repeat of an answered request gets the stored
+    /// answer (with `Idempotent-Replayed: true`) and runs nothing.
     func post(
-        _ request: Request, _ context: PaylogRequestContext, streaming: Bool = false,
-        _ handle: (PostBody) async throws -> Answer
+        _ request: Request, _ context: PaylogRequestContext, largeBody: Bool = false,
+        _ handle: ([UInt8]) async throws -> Answer
     ) async throws -> Response {
         try context.require(.ingest)
         let reader = BodyReader(
-            limit: streaming ? configuration.maxStreamBytes : configuration.maxBodyBytes,
+            limit: largeBody ? configuration.maxStreamBytes : configuration.maxBodyBytes,
             timeout: configuration.requestTimeoutSeconds)
-        guard let key = request.headers[HTTPField.Name("Idempotency-Key")!] else {
-            let body: PostBody = streaming ? .stream(request) : .bytes(try await reader.collect(request))
-            return try await handle(body).response()
-        }
-        try IdempotencyStore.validate(key)
+        let key = request.headers[HTTPField.Name("Idempotency-Key")!]
+        if let key { try IdempotencyStore.validate(key) }
         let bytes = try await reader.collect(request)
+        guard let key else { return try await handle(bytes).response() }
         var hasher = SHA256()
         hasher.update(data: Data("\(request.method.rawValue) \(request.uri.path)?\(request.uri.query ?? "")\n".utf8))
         hasher.update(data: bytes)
@@ -39,7 +31,7 @@ extension PaylogService {
         case .proceed:
             let answer: Answer
             do {
-                answer = try await handle(.bytes(bytes))
+                answer = try await handle(bytes)
             } catch let error as ServiceError {
                 let failure = try Answer(error.status, ["error": ["code": error.code, "message": error.message]])
                 idempotency.finish(owner: owner, key: key, response: stored(failure, fingerprint))

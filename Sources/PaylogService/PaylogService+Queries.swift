@@ -10,7 +10,7 @@ extension PaylogService {
     /// `GET /v1/payments/{id}`: the status view.
     func payment(_ request: Request, _ context: PaylogRequestContext) throws -> Answer {
         try context.require(.read)
-        let id = try context.parameters.require("id")
+        let id = try PaylogService.paymentParameter(context)
         guard let payment = try readView({ try PaymentsProjection.payment(id, in: store) }) else {
             throw ServiceError.notFound("No payment \(id) has been recorded.")
         }
@@ -41,7 +41,7 @@ extension PaylogService {
         let page = try readView {
             try PaymentsProjection.payments(
                 in: store, status: status, provider: provider, currency: query["currency"].map { $0.uppercased() }, day: day,
-                after: query["cursor"].map(String.init), requestedFrom: from, requestedBefore: to, limit: limit + 1)
+                after: try PaylogService.cursor(query), requestedFrom: from, requestedBefore: to, limit: limit + 1)
         }
         let shown = page.prefix(limit)
         let next: Any = page.count > limit ? (shown.last?.id ?? "") : NSNull()
@@ -51,7 +51,7 @@ extension PaylogService {
     /// `GET /v1/payments/{id}/audit`: the audit timeline; personal data shown only to keys with `audit`.
     func audit(_ request: Request, _ context: PaylogRequestContext) throws -> Answer {
         try context.require(.read)
-        let id = try context.parameters.require("id")
+        let id = try PaylogService.paymentParameter(context)
         guard try readView({ try store.version(of: id) }) > 0 else {
             throw ServiceError.notFound("No payment \(id) has been recorded.")
         }
@@ -63,7 +63,7 @@ extension PaylogService {
     /// `GET /v1/payments/{id}/replay?at=VERSION|TIME`: the payment as it stood then, event by event.
     func replay(_ request: Request, _ context: PaylogRequestContext) throws -> Answer {
         try context.require(.read)
-        let id = try context.parameters.require("id")
+        let id = try PaylogService.paymentParameter(context)
         let query = request.uri.queryParameters
         try PaylogService.allowOnly(["at"], in: query)
         var cutoff = HistoryCutoff.all
@@ -114,7 +114,7 @@ extension PaylogService {
         let rule = query["rule"].map(String.init)
         let limit = try PaylogService.limit(query["limit"].map(String.init), default: 500, maximum: 5000)
         let payments = try readView {
-            try PaymentsProjection.payments(in: store, after: query["cursor"].map(String.init), limit: limit + 1)
+            try PaymentsProjection.payments(in: store, after: try PaylogService.cursor(query), limit: limit + 1)
         }
         let scanned = payments.prefix(limit)
         var found: [[String: Any]] = []
@@ -145,6 +145,24 @@ extension PaylogService {
         for (name, _) in query where !names.contains(String(name)) {
             throw .invalidParameter(String(name), "is not a parameter of this endpoint (known: \(names.sorted().joined(separator: ", ")))")
         }
+    }
+
+    /// The `{id}` path parameter, percent-decoded. An id that cannot be a payment id (empty, over 128
+    /// characters, not printable ASCII) names no payment: 404.
+    static func paymentParameter(_ context: PaylogRequestContext) throws -> String {
+        let raw = try context.parameters.require("id")
+        let id = raw.removingPercentEncoding ?? raw
+        guard (try? PaymentID(id)) != nil else { throw ServiceError.notFound("No payment \(id) has been recorded.") }
+        return id
+    }
+
+    /// The `cursor` parameter: the last payment id of the previous page.
+    static func cursor(_ query: Parameters) throws(ServiceError) -> String? {
+        guard let cursor = query["cursor"].map(String.init) else { return nil }
+        guard (try? PaymentID(cursor)) != nil else {
+            throw .invalidParameter("cursor", "must be the next_cursor of the previous page (a payment id)")
+        }
+        return cursor
     }
 
     static func provider(_ text: String?) throws(ServiceError) -> Provider? {

@@ -10,8 +10,7 @@ import PaylogWorkflow
 extension PaylogService {
     /// `POST /v1/payments`: build a launch URL and record `Requested`, or record an observed launch URL.
     func createPayment(_ request: Request, _ context: PaylogRequestContext) async throws -> Response {
-        try await post(request, context) { body in
-            guard case .bytes(let bytes) = body else { throw ServiceError.invalidBody("A JSON object body is required.") }
+        try await post(request, context) { bytes in
             let buildFields: Set<String> = [
                 "provider", "amount", "currency", "callback_url", "client_id", "reference", "api_version", "title",
                 "notes", "location_id", "skip_screen_success",
@@ -44,9 +43,8 @@ extension PaylogService {
 
     /// `POST /v1/payments/{id}/app-switch`.
     func appSwitch(_ request: Request, _ context: PaylogRequestContext) async throws -> Response {
-        try await post(request, context) { body in
-            let paymentID = try context.parameters.require("id")
-            guard case .bytes(let bytes) = body else { throw ServiceError.invalidBody("A JSON object body is required.") }
+        try await post(request, context) { bytes in
+            let paymentID = try PaylogService.paymentParameter(context)
             let json = try JSONBody(bytes.isEmpty ? Array("{}".utf8) : bytes, allowed: ["at", "note"])
             let outcome = try await recordObservation(
                 .appSwitch(payment: paymentID, at: try json.observedAt(), note: try json.string("note") ?? ""), endpoint: "app-switch")
@@ -56,9 +54,8 @@ extension PaylogService {
 
     /// `POST /v1/payments/{id}/callbacks`: a callback URL exactly as received.
     func callback(_ request: Request, _ context: PaylogRequestContext) async throws -> Response {
-        try await post(request, context) { body in
-            let paymentID = try context.parameters.require("id")
-            guard case .bytes(let bytes) = body else { throw ServiceError.invalidBody("A JSON object body is required.") }
+        try await post(request, context) { bytes in
+            let paymentID = try PaylogService.paymentParameter(context)
             let json = try JSONBody(bytes, allowed: ["url", "provider", "at"])
             var provider: Provider?
             if let name = try json.string("provider") {
@@ -74,11 +71,13 @@ extension PaylogService {
         }
     }
 
-    /// `POST /v1/observations` and `POST /v1/reconciliations`: JSON Lines, read as they arrive, with the same
-    /// rules and report as `paylog ingest --json` / `paylog reconcile --json`.
+    /// `POST /v1/observations` and `POST /v1/reconciliations`: JSON Lines with the same rules and report as
+    /// `paylog ingest --json` / `paylog reconcile --json`. The body (up to `max_stream_bytes`, without needing a
+    /// `Content-Length`) is read whole before the first line is recorded: the log cannot take an event back, so
+    /// a body refused for its size (413) or its slowness (408) must record nothing.
     func observations(_ request: Request, _ context: PaylogRequestContext, defaultKind: String?) async throws -> Response {
         let endpoint = defaultKind == nil ? "observations" : "reconciliations"
-        return try await post(request, context, streaming: true) { body in
+        return try await post(request, context, largeBody: true) { body in
             var report = IngestReport()
             var number = 0
             let start = DispatchTime.now().uptimeNanoseconds
@@ -88,14 +87,8 @@ extension PaylogService {
                     self.countFindings(outcome)
                 }
             }
-            switch body {
-            case .bytes(let bytes):
-                for line in bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false) {
-                    try await each(String(decoding: line, as: UTF8.self))
-                }
-            case .stream(let request):
-                let reader = BodyReader(limit: configuration.maxStreamBytes, timeout: configuration.requestTimeoutSeconds)
-                try await reader.lines(request, each)
+            for line in body.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false) {
+                try await each(String(decoding: line, as: UTF8.self))
             }
             metrics.append(endpoint: endpoint, nanoseconds: DispatchTime.now().uptimeNanoseconds - start, events: report.eventsAppended)
             guard report.lines > 0 else {
@@ -140,7 +133,7 @@ extension PaylogService {
         return object
     }
 
-    /// 201 when a new payment stream was started by this request, else 200.
+    /// 201 (`created`) when this request appended an event, else 200.
     func outcomeAnswer(_ outcome: RecordOutcome, created: Bool = false) throws -> Answer {
         let status: HTTPResponse.Status = created && outcome.eventsAppended > 0 ? .created : .ok
         return try Answer(status, outcomeObject(outcome), headers: ["Location": "/v1/payments/\(outcome.paymentID)"])

@@ -16,7 +16,7 @@ extension PaylogService {
         guard let object = try? JSONSerialization.jsonObject(with: Data(data.utf8)) as? [String: Any] else {
             throw ServiceError.invalidParameter("data", "must be the JSON object Square sends")
         }
-        guard let state = object["state"] as? String, !state.isEmpty else {
+        guard let state = object["state"] as? String, (1...128).contains(state.utf8.count) else {
             throw ServiceError.notFound("No payment waits for this callback.")
         }
         let unknown = ServiceError.notFound("No payment waits for this callback (unknown or already used state).")

@@ -13,7 +13,7 @@ struct InputTests {
             #expect(big.errorCode == "body_too_large")
             let line = #"{"kind":"request","payment":"b1","at":"2026-11-22T09:00:00Z","url":"\#(Samples.sumupLaunch("b"))"}"#
             let lines = Array(repeating: line, count: 40).joined(separator: "\n")
-            let stream = try await client.send(.post, "/v1/observations", key: "ingest", body: lines, idempotencyKey: "big")
+            let stream = try await client.send(.post, "/v1/observations", key: "ingest", body: lines)
             #expect(stream.status == 413)
             #expect(try harness.eventCount() == 0)
         }
@@ -51,12 +51,17 @@ struct InputTests {
             for (uri, name) in [
                 ("/v1/payments?status=lost", "status"), ("/v1/payments?limit=0", "limit"), ("/v1/payments?day=21-11-2026", "day"),
                 ("/v1/payments?from=soon", "from"), ("/v1/payments?colour=red", "colour"), ("/v1/findings?severity=bad", "severity"),
-                ("/v1/analytics?from=x", "from"), ("/v1/payments/p1/replay?at=never", "at"),
+                ("/v1/analytics?from=x", "from"), ("/v1/payments?cursor=", "cursor"),
+                ("/v1/findings?cursor=" + String(repeating: "c", count: 600), "cursor"), ("/v1/payments/p1/replay?at=never", "at"),
             ] {
                 let reply = try await client.send(.get, uri, key: "read")
                 #expect(reply.status == 400, "\(uri)")
                 #expect(reply.errorMessage.contains("\"\(name)\""), "\(uri): \(reply.body)")
             }
+            let longID = try await client.send(.get, "/v1/payments/" + String(repeating: "p", count: 600), key: "read")
+            #expect(longID.status == 404)
+            let longState = #"{"state":"\#(String(repeating: "s", count: 600))"}"#.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!
+            #expect(try await client.send(.get, "/v1/callbacks/square?data=\(longState)").status == 404)
             let missing = try await client.send(.get, "/v2/nothing", key: "read")
             #expect(missing.status == 404)
             #expect(missing.errorCode == "not_found")
