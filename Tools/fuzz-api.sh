@@ -42,12 +42,9 @@ OUT=${FUZZ_OUT:-.build/fuzz-api}
 fail() { echo "fuzz-api: FAIL: $*" >&2; exit 1; }
 say() { echo "fuzz-api: $*"; }
 
-if [ ! -x "$BIN" ]; then
-    [ -z "${PAYLOG_BIN:-}" ] || fail "PAYLOG_BIN=$BIN is not an executable"
-    say "building $BIN"
-    swift build -c release --product paylog
-fi
-case "$BIN" in /*) ;; *) BIN="$ROOT/$BIN" ;; esac
+# shellcheck source=Tools/serve-lib.sh
+. "$ROOT/Tools/serve-lib.sh"
+ensure_binary
 
 if ! command -v st >/dev/null 2>&1; then
     say "installing $SCHEMATHESIS_REQUIREMENT"
@@ -57,16 +54,7 @@ ST_VERSION=$(st --version 2>/dev/null | sed -n 's/.*version \([0-9][0-9.]*\).*/\
 case "$ST_VERSION" in 4.*) ;; *) fail "schemathesis 4.x is needed (found '${ST_VERSION:-none}'); pip install '$SCHEMATHESIS_REQUIREMENT'" ;; esac
 
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/paylog-fuzz.XXXXXX")
-SERVER_PID=""
-cleanup() {
-    if [ -n "$SERVER_PID" ] && kill -0 "$SERVER_PID" 2>/dev/null; then
-        kill -TERM "$SERVER_PID" 2>/dev/null || true
-        for _ in $(seq 1 100); do kill -0 "$SERVER_PID" 2>/dev/null || break; sleep 0.1; done
-        kill -KILL "$SERVER_PID" 2>/dev/null || true
-    fi
-    rm -rf "$WORK"
-}
-trap cleanup EXIT
+trap serve_cleanup EXIT
 trap 'exit 130' INT TERM
 
 STORE="$WORK/store"
@@ -83,17 +71,7 @@ say "seeded $SEEDED events (paylog demo --payments 60)"
 KEY=$("$BIN" keys add --store "$STORE" --name fuzz --scopes ingest,read,audit,admin --json |
     python3 -c 'import json, sys; print(json.load(sys.stdin)["key"])')
 
-"$BIN" serve --store "$STORE" --host 127.0.0.1 --port 0 >"$WORK/serve.out" 2>"$OUT/server.log" &
-SERVER_PID=$!
-PORT=""
-for _ in $(seq 1 300); do
-    PORT=$(sed -n 's|^paylog serve: listening on http://127\.0\.0\.1:\([0-9][0-9]*\).*|\1|p' "$WORK/serve.out")
-    [ -n "$PORT" ] && break
-    kill -0 "$SERVER_PID" 2>/dev/null || { cat "$OUT/server.log" >&2; fail "paylog serve exited before listening"; }
-    sleep 0.1
-done
-[ -n "$PORT" ] || fail "paylog serve did not print its port within 30 s"
-BASE="http://127.0.0.1:$PORT"
+start_server "$STORE" "$OUT/server.log"
 say "server $BASE (pid $SERVER_PID), store $STORE"
 
 # schemathesis has no serializer for application/x-ndjson: send the generated string as text, as is.
@@ -130,20 +108,7 @@ tail -n 40 "$OUT/schemathesis.txt"
 # The server's own count of events appended by the Square web callback (it does not answer events_appended).
 curl -sf "$BASE/metrics" >"$OUT/metrics.txt" || fail "GET /metrics failed after the run"
 
-say "stopping the server (SIGTERM)"
-kill -TERM "$SERVER_PID"
-SERVE_STATUS=""
-for _ in $(seq 1 300); do
-    if ! kill -0 "$SERVER_PID" 2>/dev/null; then
-        SERVE_STATUS=0
-        wait "$SERVER_PID" || SERVE_STATUS=$?
-        break
-    fi
-    sleep 0.1
-done
-[ -n "$SERVE_STATUS" ] || fail "paylog serve did not stop within 30 s of SIGTERM"
-SERVER_PID=""
-[ "$SERVE_STATUS" = 0 ] || fail "paylog serve exited with status $SERVE_STATUS after SIGTERM (see $OUT/server.log)"
+stop_server "$OUT/server.log"
 
 "$BIN" log --store "$STORE" --json --limit 1000000000 >"$OUT/log.jsonl"
 LOG_EVENTS=$(wc -l <"$OUT/log.jsonl" | tr -d ' ')

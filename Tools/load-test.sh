@@ -35,27 +35,15 @@ fail() { echo "load-test: FAIL: $*" >&2; exit 1; }
 say() { echo "load-test: $*"; }
 
 command -v wrk >/dev/null 2>&1 || fail "wrk is not installed (Debian: apt-get install wrk)"
-if [ ! -x "$BIN" ]; then
-    [ -z "${PAYLOG_BIN:-}" ] || fail "PAYLOG_BIN=$BIN is not an executable"
-    say "building $BIN"
-    swift build -c release --product paylog
-fi
-case "$BIN" in /*) ;; *) BIN="$ROOT/$BIN" ;; esac
+# shellcheck source=Tools/serve-lib.sh
+. "$ROOT/Tools/serve-lib.sh"
+ensure_binary
 if [ -z "${PAYLOG_BUILD:-}" ]; then
     case "$BIN" in */release/*) PAYLOG_BUILD=release ;; */debug/*) PAYLOG_BUILD=debug ;; *) PAYLOG_BUILD=unknown ;; esac
 fi
 
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/paylog-load.XXXXXX")
-SERVER_PID=""
-cleanup() {
-    if [ -n "$SERVER_PID" ] && kill -0 "$SERVER_PID" 2>/dev/null; then
-        kill -TERM "$SERVER_PID" 2>/dev/null || true
-        for _ in $(seq 1 100); do kill -0 "$SERVER_PID" 2>/dev/null || break; sleep 0.1; done
-        kill -KILL "$SERVER_PID" 2>/dev/null || true
-    fi
-    rm -rf "$WORK"
-}
-trap cleanup EXIT
+trap serve_cleanup EXIT
 trap 'exit 130' INT TERM
 
 STORE="$WORK/store"
@@ -63,17 +51,7 @@ PAYLOG_KEY=$("$BIN" keys add --store "$STORE" --name load --scopes ingest,read -
     python3 -c 'import json, sys; print(json.load(sys.stdin)["key"])')
 export PAYLOG_KEY
 
-"$BIN" serve --store "$STORE" --host 127.0.0.1 --port 0 >"$WORK/serve.out" 2>"$WORK/server.log" &
-SERVER_PID=$!
-PORT=""
-for _ in $(seq 1 300); do
-    PORT=$(sed -n 's|^paylog serve: listening on http://127\.0\.0\.1:\([0-9][0-9]*\).*|\1|p' "$WORK/serve.out")
-    [ -n "$PORT" ] && break
-    kill -0 "$SERVER_PID" 2>/dev/null || { cat "$WORK/server.log" >&2; fail "paylog serve exited before listening"; }
-    sleep 0.1
-done
-[ -n "$PORT" ] || fail "paylog serve did not print its port within 30 s"
-BASE="http://127.0.0.1:$PORT"
+start_server "$STORE" "$WORK/server.log"
 
 cat >"$WORK/load.lua" <<'LUA'
 -- One observation per request, each for a payment of its own: load-<thread>-<n>.
@@ -153,20 +131,7 @@ METRICS=$(curl -sf "$BASE/metrics") || fail "GET /metrics failed after the run"
 GROUP_SUM=$(echo "$METRICS" | sed -n 's/^paylog_group_commit_size_sum \(.*\)/\1/p')
 GROUP_COUNT=$(echo "$METRICS" | sed -n 's/^paylog_group_commit_size_count \(.*\)/\1/p')
 
-say "stopping the server (SIGTERM)"
-kill -TERM "$SERVER_PID"
-SERVE_STATUS=""
-for _ in $(seq 1 300); do
-    if ! kill -0 "$SERVER_PID" 2>/dev/null; then
-        SERVE_STATUS=0
-        wait "$SERVER_PID" || SERVE_STATUS=$?
-        break
-    fi
-    sleep 0.1
-done
-[ -n "$SERVE_STATUS" ] || fail "paylog serve did not stop within 30 s of SIGTERM"
-SERVER_PID=""
-[ "$SERVE_STATUS" = 0 ] || { tail -20 "$WORK/server.log" >&2; fail "paylog serve exited $SERVE_STATUS after SIGTERM"; }
+stop_server "$WORK/server.log"
 
 "$BIN" log --store "$STORE" --json --limit 1000000000 >"$WORK/log.jsonl"
 EVENTS=$(wc -l <"$WORK/log.jsonl" | tr -d ' ')
