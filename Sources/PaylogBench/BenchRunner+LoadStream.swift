@@ -16,7 +16,7 @@ extension BenchRunner {
             throw .store(step: "opening the payment log for load-stream", error)
         }
         defer { store.close() }
-        var random = BenchRandom(seed: 0x5EED)
+        var random = SplitMix64(seed: 0x5EED)
         var latencies = LatencyRecorder()
         var eventsRead = 0
         let memory = MemoryPeakSampler()

@@ -19,6 +19,12 @@ struct Answer: Sendable {
         self.headers = headers
     }
 
+    /// `value` encoded with sorted keys.
+    init<T: Encodable>(_ status: HTTPResponse.Status, encodable value: T) throws {
+        self.status = status
+        self.body = Data(try JSONText.encode(encodable: value).utf8)
+    }
+
     /// An answer rebuilt from its idempotency record.
     init(stored: StoredResponse) {
         status = HTTPResponse.Status(code: stored.status)

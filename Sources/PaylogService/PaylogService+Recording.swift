@@ -94,7 +94,7 @@ extension PaylogService {
             guard report.lines > 0 else {
                 throw ServiceError.invalidBody("The body holds no observations: send JSON Lines, one observation per line.")
             }
-            return try Answer(.ok, JSONSerialization.jsonObject(with: Data(JSONText.encode(encodable: report).utf8)))
+            return try Answer(.ok, encodable: report)
         }
     }
 

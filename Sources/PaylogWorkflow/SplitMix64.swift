@@ -1,10 +1,13 @@
-/// A small, seedable pseudo-random generator (SplitMix64): the demo day must be the same on every machine.
-struct SplitMix64: RandomNumberGenerator {
+/// A small, seedable pseudo-random generator (SplitMix64): the demo day and the benchmarks must pick the same
+/// values on every machine.
+public struct SplitMix64: RandomNumberGenerator {
     private var state: UInt64
 
-    init(seed: UInt64) { state = seed }
+    /// A generator starting from `seed`.
+    public init(seed: UInt64) { state = seed }
 
-    mutating func next() -> UInt64 {
+    /// The next 64 random bits.
+    public mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9

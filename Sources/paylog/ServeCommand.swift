@@ -2,8 +2,6 @@ import ArgumentParser
 import Foundation
 import Logging
 import PaylogService
-import PaylogStore
-import PaylogWorkflow
 
 /// `paylog serve`: the HTTP service.
 struct ServeCommand: AsyncParsableCommand {
@@ -34,10 +32,7 @@ struct ServeCommand: AsyncParsableCommand {
 
         var logger = Logger(label: "paylog.serve")
         logger.logLevel = Logger.Level(rawValue: settings.logLevel) ?? .info
-        let store: EventStore
-        do { store = try PaymentWorkflow.openStore(at: storePath) } catch {
-            throw CLIError("Cannot open the store at \(storePath): \(error)")
-        }
+        let store = try StoreOptions.open(at: storePath)
         let database: ServiceDatabase
         do { database = try ServiceDatabase(storePath: storePath) } catch {
             store.close()

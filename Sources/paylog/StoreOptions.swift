@@ -20,11 +20,14 @@ struct StoreOptions: ParsableArguments {
     }
 
     /// Opens the event store with the payment views.
-    func open() throws -> EventStore {
+    func open() throws -> EventStore { try StoreOptions.open(at: resolvedPath) }
+
+    /// Opens the store at `path` with paylog's views, or fails with a message naming the path.
+    static func open(at path: String) throws -> EventStore {
         do {
-            return try PaymentWorkflow.openStore(at: resolvedPath)
+            return try PaymentWorkflow.openStore(at: path)
         } catch {
-            throw CLIError("Cannot open the store at \(resolvedPath): \(error)")
+            throw CLIError("Cannot open the store at \(path): \(error)")
         }
     }
 
