@@ -136,7 +136,12 @@ let package = Package(
             ]
         ),
         .testTarget(name: "PaylogBenchTests", dependencies: ["PaylogBench", "TestSupport"]),
-        .testTarget(name: "PaylogStoreTests", dependencies: ["PaylogStore", "LMDBKit", "TestSupport", "paylog-torture"]),
+        .testTarget(
+            name: "PaylogStoreTests",
+            dependencies: [
+                "PaylogStore", "LMDBKit", "TestSupport", "paylog-torture",
+                .product(name: "SwiftProtobuf", package: "swift-protobuf"),
+            ]),
     ],
     swiftLanguageModes: [.v6]
 )

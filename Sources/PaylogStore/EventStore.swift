@@ -377,26 +377,24 @@ public final class EventStore: Sendable {
         }
     }
 
-    /// Applies up to `limit` events from `position` on to `view`; returns the last position applied.
+    /// Applies up to `limit` events from `position` on to `view`, as one batch; returns the last position applied.
     static func applyRange(
         _ projection: any InlineProjection, from position: UInt64, limit: Int, _ txn: borrowing Transaction,
         _ databases: StoreDatabases, _ view: ProjectionDatabases
     ) throws -> UInt64 {
-        var last = position - 1
+        var events: [RecordedEvent] = []
+        events.reserveCapacity(min(limit, 65_536))
         try txn.withCursor(databases.events) { cursor in
             var found = try cursor.move(.atOrAfter, key: StoreKeys.event(position))
-            var count = 0
-            while found && count < limit {
-                let event = try cursor.withCurrent { key, value in
+            while found && events.count < limit {
+                events.append(try cursor.withCurrent { key, value in
                     try RecordCodec.decode(value, position: StoreKeys.readUInt64(key))
-                }
-                try projection.apply(event, in: txn, databases: view)
-                last = event.position
-                count += 1
+                })
                 found = try cursor.move(.next)
             }
         }
-        return last
+        try projection.apply(events, in: txn, databases: view)
+        return events.last?.position ?? position - 1
     }
 
     private static func checkFormat(_ environment: Environment, _ databases: StoreDatabases) throws {

@@ -15,4 +15,15 @@ public protocol InlineProjection: Sendable {
     var databaseNames: [String] { get }
     /// Applies one event to the view. Throwing fails the append that carried the event.
     func apply(_ event: RecordedEvent, in txn: borrowing Transaction, databases: ProjectionDatabases) throws
+    /// Applies consecutive events in log order, leaving the view exactly as applying each in turn would.
+    /// Rebuilds call this with large chunks, so a projection can keep the state a chunk touches in memory and
+    /// write each key once; the default applies them one by one.
+    func apply(_ events: [RecordedEvent], in txn: borrowing Transaction, databases: ProjectionDatabases) throws
+}
+
+extension InlineProjection {
+    /// Applies each event in turn.
+    public func apply(_ events: [RecordedEvent], in txn: borrowing Transaction, databases: ProjectionDatabases) throws {
+        for event in events { try apply(event, in: txn, databases: databases) }
+    }
 }

@@ -43,9 +43,7 @@ public struct ProjectionRebuild: Sendable {
             let page = try store.read(from: next, limit: pageSize)
             if page.isEmpty { break }
             try scratch.write { txn in
-                for event in page {
-                    for projection in projections { try projection.apply(event, in: txn, databases: scratchDatabases) }
-                }
+                for projection in projections { try projection.apply(page, in: txn, databases: scratchDatabases) }
             }
             for event in page { try eachEvent(event) }
             applied += UInt64(page.count)

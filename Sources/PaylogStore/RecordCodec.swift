@@ -54,34 +54,12 @@ enum RecordCodec {
         guard value[0] == StoreKeys.recordFormatByte else {
             throw .corruptRecord(position: position, reason: "unknown record format byte \(value[0])")
         }
-        let record: Paylog_Store_V1_EventRecord
         do {
-            record = try Paylog_Store_V1_EventRecord(serializedBytes: Array(value[headerSize...]))
+            return try EnvelopeDecoder.decode(
+                UnsafeRawBufferPointer(rebasing: value[headerSize...]), hash: Array(value[1..<headerSize]))
         } catch {
-            throw .corruptRecord(position: position, reason: "the record does not decode: \(error)")
+            throw .corruptRecord(position: position, reason: "the record does not decode: \(error.reason)")
         }
-        guard record.eventID.count == 16 else {
-            throw .corruptRecord(position: position, reason: "the event id is \(record.eventID.count) bytes, not 16")
-        }
-        let id = record.eventID.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) -> UUID in
-            UUID(uuid: (bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7],
-                        bytes[8], bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]))
-        }
-        return RecordedEvent(
-            id: id,
-            streamID: record.streamID,
-            version: record.version,
-            position: record.position,
-            type: record.type,
-            schemaVersion: record.schemaVersion,
-            recordedAt: Timestamp(microseconds: record.recordedAtUs),
-            observedAt: record.hasObservedAtUs ? Timestamp(microseconds: record.observedAtUs) : nil,
-            correlationID: record.correlationID,
-            causationID: record.causationID,
-            actor: record.actor,
-            payload: record.payload,
-            hash: Array(value[1..<headerSize])
-        )
     }
 
     /// True when `stored` carries the same caller-supplied content as `event` in `streamID`.

@@ -1,0 +1,104 @@
+import PaylogDomain
+import Testing
+
+@testable import PaylogWorkflow
+
+/// The status view's binary payment encoding.
+@Suite("Payment codec")
+struct PaymentCodecTests {
+    private static func randomPayment(_ rng: inout SplitMix64) throws -> Payment {
+        func text(_ maximum: Int) -> String {
+            let alphabet = Array("abcXYZ019-_:/?&=%é€😀")
+            return String((0..<Int.random(in: 0...maximum, using: &rng)).map { _ in alphabet.randomElement(using: &rng)! })
+        }
+        func maybe<T>(_ make: () throws -> T) rethrows -> T? { Bool.random(using: &rng) ? try make() : nil }
+        var p = Payment(id: "pay-" + text(30), provider: Provider.allCases.randomElement(using: &rng)!)
+        p.status = PaymentStatus.allCases.randomElement(using: &rng)!
+        p.version = UInt64.random(in: 0...UInt64.max, using: &rng) >> UInt64.random(in: 0...63, using: &rng)
+        p.amount = try maybe {
+            Money(minorUnits: Int64.random(in: .min ... .max, using: &rng),
+                  currency: try CurrencyCode(["USD", "EUR", "JPY", "KWD"].randomElement(using: &rng)!))
+        }
+        p.references = (0..<Int.random(in: 0...3, using: &rng)).map { _ in text(40) }
+        p.apiVersion = maybe { text(5) }
+        p.appVersion = maybe { text(8) }
+        p.transactionID = maybe { text(20) }
+        p.clientTransactionID = maybe { text(20) }
+        p.errorCode = maybe { text(30) }
+        p.failureReason = maybe { text(80) }
+        p.callbackURLs = (0..<Int.random(in: 0...4, using: &rng)).map { _ in "myshop://cb?" + text(200) }
+        p.lastCallbackSucceeded = maybe { Bool.random(using: &rng) }
+        p.offlineExpiresAtMicroseconds = maybe { Int64.random(in: .min ... .max, using: &rng) }
+        p.hadLateCallback = Bool.random(using: &rng)
+        p.hadContradictingCallbacks = Bool.random(using: &rng)
+        p.hadAmountMismatch = Bool.random(using: &rng)
+        p.hadRequestAfterSuccess = Bool.random(using: &rng)
+        p.sawAppSwitch = Bool.random(using: &rng)
+        p.sawCallback = Bool.random(using: &rng)
+        p.sawSuccess = Bool.random(using: &rng)
+        p.wasOffline = Bool.random(using: &rng)
+        p.firstCallbackAtMicroseconds = maybe { Int64.random(in: -1_000...2_000_000_000_000_000, using: &rng) }
+        p.offlineAtMicroseconds = maybe { Int64.random(in: 0...2_000_000_000_000_000, using: &rng) }
+        p.reconciledAtMicroseconds = maybe { Int64.random(in: 0...2_000_000_000_000_000, using: &rng) }
+        p.firstRequestedAtMicroseconds = maybe { Int64.random(in: 0...2_000_000_000_000_000, using: &rng) }
+        return p
+    }
+
+    private static func decode(_ bytes: [UInt8]) throws(PaymentCodecError) -> Payment {
+        let result = bytes.withUnsafeBytes { buffer in Result { () throws(PaymentCodecError) in try PaymentCodec.decode(buffer) } }
+        return try result.get()
+    }
+
+    @Test("every field of random payments round-trips, and equal payments encode to equal bytes")
+    func roundTrip() throws {
+        var rng = SplitMix64(seed: 5)
+        for _ in 0..<2_000 {
+            let payment = try Self.randomPayment(&rng)
+            let bytes = PaymentCodec.encode(payment)
+            #expect(try Self.decode(bytes) == payment)
+            var copy = payment
+            copy.callbackURLs = payment.callbackURLs.map { String($0) }
+            #expect(PaymentCodec.encode(copy) == bytes)
+        }
+    }
+
+    @Test("a changed field changes the bytes, so the replay's view comparison sees it")
+    func sensitivity() throws {
+        var rng = SplitMix64(seed: 6)
+        let payment = try Self.randomPayment(&rng)
+        var changes: [Payment] = []
+        for change in 0..<6 {
+            var other = payment
+            switch change {
+            case 0: other.sawSuccess.toggle()
+            case 1: other.version &+= 1
+            case 2: other.errorCode = payment.errorCode == nil ? "" : nil
+            case 3: other.callbackURLs.append("x")
+            case 4: other.status = payment.status == .failed ? .completed : .failed
+            default: other.lastCallbackSucceeded = payment.lastCallbackSucceeded == false ? true : false
+            }
+            changes.append(other)
+        }
+        for other in changes { #expect(PaymentCodec.encode(other) != PaymentCodec.encode(payment)) }
+    }
+
+    @Test("every truncation and damaged byte is refused with a reason or decodes to a valid payment, never a crash")
+    func damage() throws {
+        var rng = SplitMix64(seed: 7)
+        var refused = 0
+        for _ in 0..<300 {
+            let bytes = PaymentCodec.encode(try Self.randomPayment(&rng))
+            for length in 0..<bytes.count {
+                #expect(throws: PaymentCodecError.self) { try Self.decode(Array(bytes.prefix(length))) }
+            }
+            var damaged = bytes
+            damaged[Int.random(in: 0..<damaged.count, using: &rng)] = UInt8.random(in: 0...255, using: &rng)
+            do { _ = try Self.decode(damaged) } catch { refused += 1 }
+            #expect(throws: PaymentCodecError.self) { try Self.decode(bytes + [0]) }
+        }
+        #expect(refused > 0)
+        #expect(throws: PaymentCodecError(reason: "unknown format byte 123 (JSON from a view before version 5?)")) {
+            try Self.decode(Array(#"{"id":"pay-1"}"#.utf8))
+        }
+    }
+}
