@@ -124,6 +124,7 @@ let package = Package(
             name: "PaylogWorkflowTests", dependencies: [
                 "PaylogWorkflow", "PaylogDomain", "PaylogProviders", "PaylogStore", "TestSupport",
                 .product(name: "PropertyBased", package: "swift-property-based"),
+                .product(name: "SwiftProtobuf", package: "swift-protobuf"),
             ]
         ),
         .testTarget(

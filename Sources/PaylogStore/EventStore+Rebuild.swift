@@ -7,7 +7,7 @@ extension EventStore {
     /// one transaction makes it live. Readers never see a half-built view. `chunk` events are applied per turn;
     /// `progress` gets (position, head).
     public func rebuildProjections(
-        chunk: Int = 5_000, progress: @escaping @Sendable (UInt64, UInt64) -> Void = { _, _ in }
+        chunk: Int = 20_000, progress: @escaping @Sendable (UInt64, UInt64) -> Void = { _, _ in }
     ) async throws {
         for projection in databases.projections {
             try await onWriterThread { [databases, environment] in

@@ -1,3 +1,5 @@
+import PaylogStore
+
 /// Reads what ``ByteWriter`` wrote, refusing truncated or malformed input with ``PaymentCodecError``.
 struct ByteReader {
     private let bytes: UnsafeRawBufferPointer
@@ -40,7 +42,7 @@ struct ByteReader {
         }
         let slice = UnsafeRawBufferPointer(rebasing: bytes[offset..<(offset + Int(length))])
         offset += Int(length)
-        guard let text = String(validating: slice, as: UTF8.self) else {
+        guard let text = String(utf8Bytes: slice) else {
             throw PaymentCodecError(reason: "a text is not valid UTF-8")
         }
         return text

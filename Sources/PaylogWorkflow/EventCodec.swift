@@ -89,44 +89,15 @@ public enum EventCodec {
             do { payload = try step.upcast(payload) } catch { throw fail("upcasting from schema \(version) failed: \(error)") }
             version += 1
         }
+        let event: PaymentEvent?
         do {
-            switch type {
-            case "Requested":
-                let m = try Paylog_Events_V1_Requested(serializedBytes: payload)
-                guard let provider = Provider(rawValue: m.provider) else { throw fail("unknown provider \(m.provider)") }
-                return .requested(Requested(
-                    launchURL: m.launchURL, provider: provider, amount: try m.hasAmount ? money(m.amount) : nil,
-                    reference: m.hasReference ? m.reference : nil, apiVersion: m.hasApiVersion ? m.apiVersion : nil,
-                    appVersion: m.hasAppVersion ? m.appVersion : nil, builtByPaylog: m.builtByPaylog))
-            case "AppSwitched":
-                let m = try Paylog_Events_V1_AppSwitched(serializedBytes: payload)
-                return .appSwitched(AppSwitched(note: m.note))
-            case "CallbackReceived":
-                let m = try Paylog_Events_V1_CallbackReceived(serializedBytes: payload)
-                return .callbackReceived(CallbackReceived(
-                    callbackURL: m.callbackURL, outcome: try outcome(m.outcome, rawURL: m.callbackURL),
-                    isRepeat: m.isRepeat, isLate: m.isLate, contradictsEarlier: m.contradictsEarlier))
-            case "Offline":
-                let m = try Paylog_Events_V1_Offline(serializedBytes: payload)
-                return .offline(Offline(
-                    clientTransactionID: m.clientTransactionID, expiresAtMicroseconds: m.hasExpiresAtUs ? m.expiresAtUs : nil))
-            case "Reconciled":
-                let m = try Paylog_Events_V1_Reconciled(serializedBytes: payload)
-                return .reconciled(Reconciled(
-                    reportLine: m.reportLine, transactionID: m.transactionID, matchedBy: m.matchedBy,
-                    amount: try m.hasAmount ? money(m.amount) : nil, amountMismatch: m.amountMismatch))
-            case "Failed":
-                let m = try Paylog_Events_V1_Failed(serializedBytes: payload)
-                guard let source = FailureSource(rawValue: m.source) else { throw fail("unknown failure source \(m.source)") }
-                return .failed(Failed(source: source, errorCode: m.hasErrorCode ? m.errorCode : nil, reason: m.reason))
-            default:
-                throw EventCodecError.unknownType(type, position: position)
-            }
-        } catch let error as EventCodecError {
-            throw error
+            event = try EventPayloadDecoder.decode(type: type, payload: payload)
         } catch {
-            throw fail("\(error)")
+            guard case .undecodable(_, _, let reason) = error else { throw error }
+            throw fail(reason)
         }
+        guard let event else { throw .unknownType(type, position: position) }
+        return event
     }
 
     static func money(_ money: Money) -> Paylog_Events_V1_Money {
@@ -134,10 +105,6 @@ public enum EventCodec {
         m.minorUnits = money.minorUnits
         m.currency = money.currency.code
         return m
-    }
-
-    static func money(_ m: Paylog_Events_V1_Money) throws -> Money {
-        Money(minorUnits: m.minorUnits, currency: try CurrencyCode(m.currency))
     }
 
     static func outcome(_ o: CallbackOutcome) -> Paylog_Events_V1_CallbackOutcome {
@@ -159,25 +126,5 @@ public enum EventCodec {
         if case .paymentID(let id)? = o.routingHint { m.routingPaymentID = id.rawValue }
         m.fields = o.fields
         return m
-    }
-
-    static func outcome(_ m: Paylog_Events_V1_CallbackOutcome, rawURL: String) throws -> CallbackOutcome {
-        guard let provider = Provider(rawValue: m.provider) else {
-            throw EventCodecError.undecodable(type: "CallbackReceived", position: 0, reason: "unknown provider \(m.provider)")
-        }
-        let status: CallbackStatus = switch m.status {
-        case "success": .success
-        case "failure": .failure
-        default: .invalid(m.invalidStatus)
-        }
-        var hint: RoutingHint?
-        if m.hasRoutingPaymentID, let id = try? PaymentID(m.routingPaymentID) { hint = .paymentID(id) }
-        else if m.hasReference { hint = .reference(m.reference) }
-        return CallbackOutcome(
-            provider: provider, rawURL: rawURL, status: status,
-            transactionID: m.hasTransactionID ? m.transactionID : nil,
-            clientTransactionID: m.hasClientTransactionID ? m.clientTransactionID : nil,
-            reference: m.hasReference ? m.reference : nil, errorCode: m.hasErrorCode ? m.errorCode : nil,
-            message: m.hasMessage ? m.message : nil, isOffline: m.isOffline, routingHint: hint, fields: m.fields)
     }
 }

@@ -38,26 +38,25 @@ public struct PaymentsProjection: InlineProjection {
 
     /// Applies a chunk of events: each payment the chunk touches is loaded once, evolved in memory through all
     /// its events, and written once; routes are written once each, the last event's target winning as it would
-    /// one event at a time. Keys are written in sorted order, which keeps LMDB's page accesses local.
+    /// one event at a time.
     public func apply(_ events: [RecordedEvent], in txn: borrowing Transaction, databases: ProjectionDatabases) throws {
         var payments: [String: Payment] = [:]
         var routes: [String: String] = [:]
         for event in events {
             let paymentEvent = try EventCodec.decode(event)
-            var payment: Payment?
-            if let held = payments[event.streamID] {
-                payment = held
-            } else {
-                payment = try PaymentsProjection.load(Array(event.streamID.utf8), txn, databases)
+            if payments.index(forKey: event.streamID) == nil,
+                let stored = try PaymentsProjection.load(Array(event.streamID.utf8), txn, databases)
+            {
+                payments[event.streamID] = stored
             }
-            Payment.evolve(&payment, recorded: event, decoded: paymentEvent)
-            payments[event.streamID] = payment
+            // Evolved in place inside the dictionary: no copy of the payment per event.
+            Payment.evolve(&payments[event.streamID], recorded: event, decoded: paymentEvent)
             for route in PaymentsProjection.routes(of: paymentEvent) { routes[route] = event.streamID }
         }
-        for (id, payment) in payments.sorted(by: { $0.key < $1.key }) {
+        for (id, payment) in payments {
             try txn.put(PaymentCodec.encode(payment), for: Array(id.utf8), in: databases["payments"])
         }
-        for (route, id) in routes.sorted(by: { $0.key < $1.key }) {
+        for (route, id) in routes {
             try txn.put(Array(id.utf8), for: Array(route.utf8), in: databases["routes"])
         }
     }

@@ -118,7 +118,7 @@ struct EnvelopeDecoderTests {
                 do {
                     _ = try EnvelopeDecoder.decode(buffer, hash: [])
                     return nil
-                } catch let failure as EnvelopeDecoder.Failure {
+                } catch let failure as ProtoWireReader.Failure {
                     return failure.reason
                 } catch {
                     return "\(error)"
@@ -126,8 +126,8 @@ struct EnvelopeDecoderTests {
             }
         }
         #expect(reason([0x0A, 0x03, 1, 2, 3]) == "the event id is 3 bytes, not 16")
-        #expect(reason([0x12, 0x05, 0x61]) == "a field of 5 bytes runs past the record's end")
-        #expect(reason([0x18, 0xFF]) == "the record ends inside a varint")
+        #expect(reason([0x12, 0x05, 0x61]) == "a field of 5 bytes runs past the end")
+        #expect(reason([0x18, 0xFF]) == "the bytes end inside a varint")
         #expect(reason([0x12, 0x01, 0xFF]) == "stream_id is not valid UTF-8")
         #expect(reason([0x1F]) == "field 3 has wire type 7, which no field may have here")
         #expect(reason([]) == "the event id is 0 bytes, not 16")

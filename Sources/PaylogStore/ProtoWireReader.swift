@@ -1,0 +1,113 @@
+/// Reads protobuf's binary wire format field by field, straight from borrowed bytes: the envelope decoder and
+/// the payment event decoder are built on it because SwiftProtobuf's generic message decoding was most of a
+/// scan's and a replay's time (`perf`, `paylog bench`).
+///
+/// It follows protobuf's reading rules: fields in any order, the last occurrence of a scalar wins, unknown
+/// fields and groups are skipped, and a known field number arriving with another wire type is skipped as
+/// unknown (what SwiftProtobuf does). Truncated varints and lengths, unbalanced groups and field numbers out
+/// of range are errors, reported with a reason.
+public struct ProtoWireReader {
+    /// Why bytes did not decode.
+    public struct Failure: Error, Sendable, Hashable {
+        /// What was wrong, in words.
+        public var reason: String
+        /// A failure with `reason`.
+        public init(reason: String) { self.reason = reason }
+    }
+
+    /// Protobuf field numbers are 29-bit.
+    private static let largestFieldNumber: UInt64 = (1 << 29) - 1
+
+    private let bytes: UnsafeRawBufferPointer
+    private var offset = 0
+
+    /// A reader over `bytes`, which must stay valid while it is used.
+    public init(_ bytes: UnsafeRawBufferPointer) {
+        self.bytes = bytes
+    }
+
+    /// The next field's number and wire type, or nil at the end of the bytes.
+    @inline(__always)
+    public mutating func nextField() throws(Failure) -> (number: UInt64, wireType: UInt8)? {
+        guard offset < bytes.count else { return nil }
+        let tag = try varint()
+        let number = tag >> 3
+        guard number > 0 && number <= ProtoWireReader.largestFieldNumber else {
+            throw Failure(reason: "field number \(number) is out of range")
+        }
+        return (number, UInt8(truncatingIfNeeded: tag & 7))
+    }
+
+    /// A base-128 varint of at most 10 bytes, truncated to 64 bits.
+    @inline(__always)
+    public mutating func varint() throws(Failure) -> UInt64 {
+        var result: UInt64 = 0
+        var shift: UInt64 = 0
+        while offset < bytes.count {
+            let byte = bytes[offset]
+            offset += 1
+            // The tenth byte carries bit 63; higher bits are dropped, as protobuf readers do, but an eleventh byte is an error.
+            if shift == 63 && byte & 0x80 != 0 { throw Failure(reason: "a varint is longer than 10 bytes at byte \(offset)") }
+            result |= UInt64(byte & 0x7F) << shift
+            if byte & 0x80 == 0 { return result }
+            shift += 7
+        }
+        throw Failure(reason: "the bytes end inside a varint")
+    }
+
+    /// A varint read as protobuf's `bool`.
+    @inline(__always)
+    public mutating func bool() throws(Failure) -> Bool { try varint() != 0 }
+
+    /// The bytes of a length-delimited field, as a view into the reader's bytes.
+    @inline(__always)
+    public mutating func lengthDelimited() throws(Failure) -> UnsafeRawBufferPointer {
+        let length = try varint()
+        guard length <= UInt64(bytes.count - offset) else {
+            throw Failure(reason: "a field of \(length) bytes runs past the end")
+        }
+        let slice = UnsafeRawBufferPointer(rebasing: bytes[offset..<(offset + Int(length))])
+        offset += Int(length)
+        return slice
+    }
+
+    /// A length-delimited field read as UTF-8 text; `name` names the field in the failure.
+    @inline(__always)
+    public mutating func string(_ name: String) throws(Failure) -> String {
+        let slice = try lengthDelimited()
+        guard let text = String(utf8Bytes: slice) else { throw Failure(reason: "\(name) is not valid UTF-8") }
+        return text
+    }
+
+    /// Skips a field the caller does not read, as protobuf readers must for forward compatibility.
+    public mutating func skip(wireType: UInt8, field: UInt64) throws(Failure) {
+        switch wireType {
+        case 0: _ = try varint()
+        case 1: try advance(8)
+        case 2: _ = try lengthDelimited()
+        case 5: try advance(4)
+        case 3: try skipGroup(field, depth: 0)
+        default: throw Failure(reason: "field \(field) has wire type \(wireType), which no field may have here")
+        }
+    }
+
+    /// Skips a (deprecated) group up to its matching end tag.
+    private mutating func skipGroup(_ field: UInt64, depth: Int) throws(Failure) {
+        guard depth < 64 else { throw Failure(reason: "groups are nested more than 64 deep") }
+        while let (inner, wireType) = try nextField() {
+            switch wireType {
+            case 4:
+                guard inner == field else { throw Failure(reason: "group \(field) ends with the end tag of \(inner)") }
+                return
+            case 3: try skipGroup(inner, depth: depth + 1)
+            default: try skip(wireType: wireType, field: inner)
+            }
+        }
+        throw Failure(reason: "the bytes end inside group \(field)")
+    }
+
+    private mutating func advance(_ count: Int) throws(Failure) {
+        guard bytes.count - offset >= count else { throw Failure(reason: "the bytes end inside a fixed-width field") }
+        offset += count
+    }
+}
