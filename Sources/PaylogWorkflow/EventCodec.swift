@@ -19,6 +19,15 @@ public enum EventCodec {
             observedAt: observedAt, correlationID: correlationID, causationID: causationID, actor: actor)
     }
 
+    /// Map fields (a callback's query `fields`) in key order: without it SwiftProtobuf writes them in the
+    /// dictionary's iteration order, which differs between processes, so the same observation recorded twice
+    /// would not give the same bytes.
+    static let deterministic: BinaryEncodingOptions = {
+        var options = BinaryEncodingOptions()
+        options.useDeterministicOrdering = true
+        return options
+    }()
+
     /// The payload bytes of `event`.
     public static func payload(_ event: PaymentEvent) throws -> Data {
         switch event {
@@ -31,11 +40,11 @@ public enum EventCodec {
             if let v = e.apiVersion { m.apiVersion = v }
             if let v = e.appVersion { m.appVersion = v }
             m.builtByPaylog = e.builtByPaylog
-            return try m.serializedData()
+            return try m.serializedData(options: EventCodec.deterministic)
         case .appSwitched(let e):
             var m = Paylog_Events_V1_AppSwitched()
             m.note = e.note
-            return try m.serializedData()
+            return try m.serializedData(options: EventCodec.deterministic)
         case .callbackReceived(let e):
             var m = Paylog_Events_V1_CallbackReceived()
             m.callbackURL = e.callbackURL
@@ -43,12 +52,12 @@ public enum EventCodec {
             m.isRepeat = e.isRepeat
             m.isLate = e.isLate
             m.contradictsEarlier = e.contradictsEarlier
-            return try m.serializedData()
+            return try m.serializedData(options: EventCodec.deterministic)
         case .offline(let e):
             var m = Paylog_Events_V1_Offline()
             m.clientTransactionID = e.clientTransactionID
             if let v = e.expiresAtMicroseconds { m.expiresAtUs = v }
-            return try m.serializedData()
+            return try m.serializedData(options: EventCodec.deterministic)
         case .reconciled(let e):
             var m = Paylog_Events_V1_Reconciled()
             m.reportLine = e.reportLine
@@ -56,13 +65,13 @@ public enum EventCodec {
             m.matchedBy = e.matchedBy
             if let amount = e.amount { m.amount = money(amount) }
             m.amountMismatch = e.amountMismatch
-            return try m.serializedData()
+            return try m.serializedData(options: EventCodec.deterministic)
         case .failed(let e):
             var m = Paylog_Events_V1_Failed()
             m.source = e.source.rawValue
             if let v = e.errorCode { m.errorCode = v }
             m.reason = e.reason
-            return try m.serializedData()
+            return try m.serializedData(options: EventCodec.deterministic)
         }
     }
 
