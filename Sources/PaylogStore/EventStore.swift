@@ -80,7 +80,7 @@ public final class EventStore: Sendable {
     public func append(
         _ events: [NewEvent], to streamID: String, expecting expected: ExpectedVersion = .any
     ) async throws(EventStoreError) -> AppendResult {
-        let request = try validated(events, to: streamID, expecting: expected)
+        let request = try EventStore.validated(events, to: streamID, expecting: expected)
         let result: Result<AppendResult, EventStoreError> = await withCheckedContinuation { continuation in
             writer.submit(AppendRequest(
                 streamID: request.streamID, events: request.events, expected: request.expected,
@@ -94,7 +94,7 @@ public final class EventStore: Sendable {
     public func appendBlocking(
         _ events: [NewEvent], to streamID: String, expecting expected: ExpectedVersion = .any
     ) throws(EventStoreError) -> AppendResult {
-        let request = try validated(events, to: streamID, expecting: expected)
+        let request = try EventStore.validated(events, to: streamID, expecting: expected)
         let done = DispatchSemaphore(value: 0)
         let box = ResultBox()
         writer.submit(AppendRequest(
@@ -104,7 +104,7 @@ public final class EventStore: Sendable {
         return try box.get()
     }
 
-    private func validated(
+    static func validated(
         _ events: [NewEvent], to streamID: String, expecting expected: ExpectedVersion
     ) throws(EventStoreError) -> (streamID: String, events: [NewEvent], expected: ExpectedVersion) {
         if let problem = StoreKeys.problem(with: streamID) { throw .invalidStreamID(streamID, reason: problem) }
@@ -114,6 +114,26 @@ public final class EventStore: Sendable {
             throw .duplicateEventInAppend(eventID: event.id)
         }
         return (streamID, events, expected)
+    }
+
+    /// Runs `body` on the writer thread inside one write transaction, between groups of appends, and commits
+    /// it with one fsync; returns `body`'s result once it is durable. `body` reads and appends through the
+    /// ``WriteSession`` (seeing its own appends); when it throws, nothing it appended is kept.
+    ///
+    /// Keep `body` short (a batch of a few hundred appends): other appends wait while it runs. It must have no
+    /// effects outside the session, because it runs again from the start when the map has to grow.
+    public func withWriteSession<R: Sendable>(
+        _ body: @escaping @Sendable (WriteSession) throws -> R
+    ) async throws(EventStoreError) -> R {
+        try await onWriterThread { [environment, databases] in
+            try environment.write { txn in
+                try withUnsafePointer(to: txn) { pointer in
+                    let session = try WriteSession(pointer, databases: databases)
+                    defer { session.close() }
+                    return try body(session)
+                }
+            }
+        }
     }
 
     // MARK: Reading

@@ -33,58 +33,105 @@ public struct PaymentWorkflow: Sendable {
         correlationID: String = ""
     ) async throws(WorkflowError) -> RecordOutcome {
         let identity = PaymentWorkflow.identity(paymentID, command: command, observedAt: observedAt, evidence: evidence)
+        let reading = StoreReading(store: store)
         for _ in 0..<20 {
-            let current: Payment?
-            do {
-                current = try PaymentsProjection.payment(paymentID, in: store)
-            } catch let error as EventStoreError {
-                throw .store(error)
-            } catch {
-                throw .store(.corruptRecord(position: 0, reason: "the status view does not decode: \(error)"))
-            }
-            // An observation already recorded is recognised by its first event id before deciding again.
-            if let existing = try? store.event(id: PaymentWorkflow.eventID(identity, index: 0)), existing.streamID == paymentID,
-                let current
-            {
-                return RecordOutcome(paymentID: paymentID, eventsAppended: 0, wasAlreadyRecorded: true, payment: current)
-            }
-            let events: [PaymentEvent]
-            do {
-                events = try Payment.decide(command, for: current, id: paymentID, at: observedAt?.microseconds)
-            } catch {
-                throw .rejected(error)
-            }
-            guard !events.isEmpty, let version = current?.version ?? .some(0) else {
-                return RecordOutcome(paymentID: paymentID, eventsAppended: 0, wasAlreadyRecorded: false, payment: current!)
-            }
-            let newEvents: [NewEvent]
-            do {
-                newEvents = try events.enumerated().map { index, event in
-                    try EventCodec.encode(
-                        event, id: PaymentWorkflow.eventID(identity, index: index), observedAt: observedAt,
-                        correlationID: correlationID, actor: actor)
+            let plan = try self.plan(
+                command, payment: paymentID, observedAt: observedAt, identity: identity, correlationID: correlationID,
+                reading: reading)
+            switch plan {
+            case .done(let outcome):
+                return outcome
+            case .append(let newEvents, let expected, let events, let current):
+                do {
+                    let result = try await store.append(newEvents, to: paymentID, expecting: expected)
+                    return PaymentWorkflow.outcome(of: result, paymentID, events: events, current: current, reading: reading)
+                } catch .wrongExpectedVersion {
+                    continue  // another writer moved the payment on: decide again on its new state
+                } catch {
+                    throw .store(error)
                 }
-            } catch {
-                throw .store(.corruptRecord(position: 0, reason: "an event did not encode: \(error)"))
             }
+        }
+        throw .tooMuchContention(payment: paymentID)
+    }
+
+    /// Records `command` like ``record(_:payment:observedAt:evidence:correlationID:)``, inside `session`: it
+    /// sees what the session's earlier records wrote and is durable when the session commits.
+    public func record(
+        _ command: PaymentCommand, payment paymentID: String, observedAt: Timestamp?, evidence: String,
+        correlationID: String = "", in session: WriteSession
+    ) throws(WorkflowError) -> RecordOutcome {
+        let identity = PaymentWorkflow.identity(paymentID, command: command, observedAt: observedAt, evidence: evidence)
+        let reading = SessionReading(session: session)
+        let plan = try self.plan(
+            command, payment: paymentID, observedAt: observedAt, identity: identity, correlationID: correlationID,
+            reading: reading)
+        switch plan {
+        case .done(let outcome):
+            return outcome
+        case .append(let newEvents, let expected, let events, let current):
             do {
-                let result = try await store.append(newEvents, to: paymentID, expecting: version == 0 ? .noStream : .exact(version))
-                // The inline view was updated in the append's own transaction: it is the state now.
-                var payment = (try? PaymentsProjection.payment(paymentID, in: store)) ?? nil
-                if payment == nil {
-                    payment = current
-                    for event in events { Payment.evolve(&payment, id: paymentID, event) }
-                }
-                return RecordOutcome(
-                    paymentID: paymentID, eventsAppended: result.wasAlreadyRecorded ? 0 : events.count,
-                    wasAlreadyRecorded: result.wasAlreadyRecorded, payment: payment!)
-            } catch .wrongExpectedVersion {
-                continue
+                let result = try session.append(newEvents, to: paymentID, expecting: expected)
+                return PaymentWorkflow.outcome(of: result, paymentID, events: events, current: current, reading: reading)
             } catch {
                 throw .store(error)
             }
         }
-        throw .tooMuchContention(payment: paymentID)
+    }
+
+    /// Loads the payment, recognises an observation already recorded, decides, and encodes the events.
+    func plan(
+        _ command: PaymentCommand, payment paymentID: String, observedAt: Timestamp?, identity: [UInt8],
+        correlationID: String, reading: some PaymentReading
+    ) throws(WorkflowError) -> RecordPlan {
+        let current: Payment?
+        do {
+            current = try reading.payment(paymentID)
+        } catch let error as EventStoreError {
+            throw .store(error)
+        } catch {
+            throw .store(.corruptRecord(position: 0, reason: "the status view does not decode: \(error)"))
+        }
+        // An observation already recorded is recognised by its first event id before deciding again.
+        if let existing = try? reading.event(id: PaymentWorkflow.eventID(identity, index: 0)), existing.streamID == paymentID,
+            let current
+        {
+            return .done(RecordOutcome(paymentID: paymentID, eventsAppended: 0, wasAlreadyRecorded: true, payment: current))
+        }
+        let events: [PaymentEvent]
+        do {
+            events = try Payment.decide(command, for: current, id: paymentID, at: observedAt?.microseconds)
+        } catch {
+            throw .rejected(error)
+        }
+        guard !events.isEmpty, let version = current?.version ?? .some(0) else {
+            return .done(RecordOutcome(paymentID: paymentID, eventsAppended: 0, wasAlreadyRecorded: false, payment: current!))
+        }
+        do {
+            let newEvents = try events.enumerated().map { index, event in
+                try EventCodec.encode(
+                    event, id: PaymentWorkflow.eventID(identity, index: index), observedAt: observedAt,
+                    correlationID: correlationID, actor: actor)
+            }
+            return .append(newEvents: newEvents, expected: version == 0 ? .noStream : .exact(version), events: events, current: current)
+        } catch {
+            throw .store(.corruptRecord(position: 0, reason: "an event did not encode: \(error)"))
+        }
+    }
+
+    /// The outcome once an append went through: the payment as the inline view now holds it.
+    static func outcome(
+        of result: AppendResult, _ paymentID: String, events: [PaymentEvent], current: Payment?, reading: some PaymentReading
+    ) -> RecordOutcome {
+        // The inline view was updated in the append's own transaction: it is the state now.
+        var payment = (try? reading.payment(paymentID)) ?? nil
+        if payment == nil {
+            payment = current
+            for event in events { Payment.evolve(&payment, id: paymentID, event) }
+        }
+        return RecordOutcome(
+            paymentID: paymentID, eventsAppended: result.wasAlreadyRecorded ? 0 : events.count,
+            wasAlreadyRecorded: result.wasAlreadyRecorded, payment: payment!)
     }
 
     /// The payment a routing key points at.

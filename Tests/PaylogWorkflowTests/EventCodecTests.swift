@@ -8,6 +8,22 @@ import Testing
 
 @Suite("Event payloads and observation lines")
 struct EventCodecTests {
+    @Test("a callback's query fields encode in one order however its dictionary was built, so payloads are repeatable")
+    func deterministicMapOrder() throws {
+        var small: [String: String] = [:]
+        var large = [String: String](minimumCapacity: 4096)
+        for index in 0..<40 { small["field\(index)"] = "v\(index)" }
+        for index in (0..<40).reversed() { large["field\(index)"] = "v\(index)" }
+        #expect(Array(small.keys) != Array(large.keys))  // the dictionaries really iterate differently
+        func payload(_ fields: [String: String]) throws -> Data {
+            var outcome = try WorkflowFixtures.squareOffline(state: "st", client: "C1")
+            outcome.fields = fields
+            return try EventCodec.payload(.callbackReceived(CallbackReceived(
+                callbackURL: outcome.rawURL, outcome: outcome, isRepeat: false, isLate: false, contradictsEarlier: false)))
+        }
+        #expect(try payload(small) == payload(large))
+    }
+
     static func samples() throws -> [PaymentEvent] {
         let usd = try CurrencyCode("USD")
         let outcome = try WorkflowFixtures.squareOffline(state: "st", client: "C1")

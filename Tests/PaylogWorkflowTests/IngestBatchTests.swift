@@ -1,0 +1,59 @@
+import Foundation
+import PaylogStore
+import PaylogWorkflow
+import TestSupport
+import Testing
+
+@Suite("Batched ingest")
+struct IngestBatchTests {
+    /// What a log holds, without the commit times: per position the id, stream, version, type and payload.
+    private static func contents(_ store: EventStore) throws -> [String] {
+        var rows: [String] = []
+        try store.forEach { event in
+            rows.append("\(event.position) \(event.id) \(event.streamID)#\(event.version) \(event.type) \(event.payload.base64EncodedString())")
+            return true
+        }
+        return rows
+    }
+
+    @Test("any batch size records exactly what line-by-line recording does, with the same report", arguments: [7, 256])
+    func sameAsOneByOne(batchSize: Int) async throws {
+        var lines = try DemoDay(payments: 40, seed: 3).plan().lines
+        // Bad lines in the middle: unreadable JSON, an unroutable callback, a request for a payment already paid.
+        lines.insert("{not json", at: 5)
+        lines.insert(#"{"kind":"callback","at":"2026-03-02T10:00:00Z","url":"myshop://cb?data=%7B%22status%22%3A%22ok%22%2C%22state%22%3A%22nobody%22%7D","provider":"square"}"#, at: 50)
+        lines.insert("", at: 60)
+        var results: [(IngestReport, [String])] = []
+        for size in [1, batchSize] {
+            let dir = TemporaryDirectory()
+            defer { dir.remove() }
+            let store = try PaymentWorkflow.openStore(at: dir.path)
+            let report = await PaymentWorkflow(store: store, actor: "t").ingest(lines: lines, batchSize: size)
+            results.append((report, try Self.contents(store)))
+            #expect(try store.verifyChain().isIntact)
+            store.close()
+        }
+        let (oneByOne, batched) = (results[0], results[1])
+        #expect(oneByOne.0 == batched.0)
+        #expect(oneByOne.1 == batched.1)
+        #expect(batched.0.rejected >= 2 && batched.0.accepted > 100)
+        #expect(batched.0.errors.map(\.line) == batched.0.errors.map(\.line).sorted())
+        #expect(batched.0.errors.first?.line == 6)
+    }
+
+    @Test("a batch commits once: ingesting a file takes a handful of group commits, and again appends nothing")
+    func fewCommitsAndIdempotent() async throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        let store = try PaymentWorkflow.openStore(at: dir.path)
+        defer { store.close() }
+        let lines = try DemoDay(payments: 60, seed: 9).plan().lines
+        let workflow = PaymentWorkflow(store: store, actor: "t")
+        let first = await workflow.ingest(lines: lines, batchSize: 100)
+        #expect(first.rejected == 0 && first.eventsAppended > 0)
+        #expect(try store.lastPosition() == UInt64(first.eventsAppended))
+        let again = await workflow.ingest(lines: lines)
+        #expect(again.eventsAppended == 0 && again.accepted == first.accepted)
+        #expect(try store.lastPosition() == UInt64(first.eventsAppended))
+    }
+}
