@@ -11,7 +11,7 @@ enum CallbackURL {
         else { throw .invalidCallbackBaseURL(base) }
         let markers = [CallbackMarkers.paymentID, CallbackMarkers.outcome]
         var items = (components.percentEncodedQueryItems ?? []).filter {
-            !markers.contains($0.name.removingPercentEncoding ?? $0.name)
+            !markers.contains($0.name.percentDecoded ?? $0.name)
         }
         items.append(URLQueryItem(name: CallbackMarkers.paymentID, value: paymentID.rawValue.percentEncodedStrictly))
         if let outcome { items.append(URLQueryItem(name: CallbackMarkers.outcome, value: outcome)) }

@@ -36,10 +36,10 @@ struct ParsedURL {
     /// Percent-decodes names and values, keeping the encoded text (and noting it) when decoding fails.
     static func decodedItems(_ encoded: [URLQueryItem], notes: inout [ParseNote]) -> [URLQueryItem] {
         encoded.map { item in
-            let name = item.name.removingPercentEncoding ?? item.name
-            if item.name.removingPercentEncoding == nil { notes.append(.undecodablePercentEncoding(item.name)) }
+            let name = item.name.percentDecoded ?? item.name
+            if item.name.percentDecoded == nil { notes.append(.undecodablePercentEncoding(item.name)) }
             guard let value = item.value else { return URLQueryItem(name: name, value: nil) }
-            guard let decoded = value.removingPercentEncoding else {
+            guard let decoded = value.percentDecoded else {
                 notes.append(.undecodablePercentEncoding(name))
                 return URLQueryItem(name: name, value: value)
             }

@@ -33,7 +33,7 @@ struct SquareData {
             }
             sawData = true
             let encoded = String(query[range.upperBound...])
-            guard let object = JSONValue.object(from: encoded.removingPercentEncoding ?? encoded) else { continue }
+            guard let object = JSONValue.object(from: encoded.percentDecoded ?? encoded) else { continue }
             var prefix = query[..<range.lowerBound]
             if prefix.last == "&" || prefix.last == "?" { prefix = prefix.dropLast() }
             var notes: [ParseNote] = [.dataRecoveredFromRawQuery]
