@@ -26,6 +26,16 @@ public struct ProtoWireReader {
         self.bytes = bytes
     }
 
+    /// True when every byte has been read.
+    public var isAtEnd: Bool { offset == bytes.count }
+
+    /// One raw byte.
+    public mutating func byte() throws(Failure) -> UInt8 {
+        guard offset < bytes.count else { throw Failure(reason: "the bytes end early, at byte \(offset)") }
+        defer { offset += 1 }
+        return bytes[offset]
+    }
+
     /// The next field's number and wire type, or nil at the end of the bytes.
     @inline(__always)
     public mutating func nextField() throws(Failure) -> (number: UInt64, wireType: UInt8)? {
@@ -53,6 +63,13 @@ public struct ProtoWireReader {
             shift += 7
         }
         throw Failure(reason: "the bytes end inside a varint")
+    }
+
+    /// A zigzag varint, protobuf's `sint64`: small negative values stay short.
+    @inline(__always)
+    public mutating func signed() throws(Failure) -> Int64 {
+        let raw = try varint()
+        return Int64(bitPattern: (raw >> 1) ^ (0 &- (raw & 1)))
     }
 
     /// A varint read as protobuf's `bool`.

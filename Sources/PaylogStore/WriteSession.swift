@@ -11,6 +11,8 @@ import LMDBKit
 public final class WriteSession {
     private let transaction: UnsafePointer<Transaction>
     private let databases: StoreDatabases
+    /// The live views, looked up once: only the writer thread promotes a rebuilt view, and it is busy with this session.
+    private let views: ProjectionDatabases
     private let recordedAt: Timestamp
     private var head: ChainHead
     private var isOpen = true
@@ -20,6 +22,7 @@ public final class WriteSession {
     init(_ transaction: UnsafePointer<Transaction>, databases: StoreDatabases) throws {
         self.transaction = transaction
         self.databases = databases
+        self.views = databases.views.active()
         self.recordedAt = Timestamp.now()
         self.head = try ChainHead.load(transaction.pointee, databases)
     }
@@ -30,7 +33,7 @@ public final class WriteSession {
     /// Runs `body` with the transaction and the live views, seeing this session's own appends.
     public func readViews<R>(_ body: (borrowing Transaction, ProjectionDatabases) throws -> R) throws -> R {
         precondition(isOpen, "a WriteSession was used after its withWriteSession call returned")
-        return try body(transaction.pointee, databases.views.active())
+        return try body(transaction.pointee, views)
     }
 
     /// The event with id `id`, or nil, including events appended earlier in this session.

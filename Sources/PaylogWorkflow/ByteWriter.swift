@@ -1,5 +1,5 @@
 /// Appends the primitives of paylog's compact view encodings (``PaymentCodec``): LEB128 varints, zigzag
-/// integers and length-prefixed UTF-8.
+/// integers and length-prefixed UTF-8, as protobuf writes them, so ``PaylogStore/ProtoWireReader`` reads them back.
 struct ByteWriter {
     /// The bytes written so far.
     private(set) var bytes: [UInt8] = []

@@ -102,8 +102,7 @@ public enum EventCodec {
         do {
             event = try EventPayloadDecoder.decode(type: type, payload: payload)
         } catch {
-            guard case .undecodable(_, _, let reason) = error else { throw error }
-            throw fail(reason)
+            throw fail(error.reason)
         }
         guard let event else { throw .unknownType(type, position: position) }
         return event

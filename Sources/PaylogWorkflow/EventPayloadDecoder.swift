@@ -11,8 +11,8 @@ import PaylogStore
 enum EventPayloadDecoder {
     typealias Failure = ProtoWireReader.Failure
 
-    /// The event of `type` in `payload`.
-    static func decode(type: String, payload: Data) throws(EventCodecError) -> PaymentEvent? {
+    /// The event of `type` in `payload`, or nil when `type` is not a payment event type.
+    static func decode(type: String, payload: Data) throws(Failure) -> PaymentEvent? {
         // `Data.withUnsafeBytes` rethrows untyped errors; a Result keeps the body's typed one.
         let result = payload.withUnsafeBytes { bytes in
             Result { () throws(Failure) -> PaymentEvent? in
@@ -28,11 +28,7 @@ enum EventPayloadDecoder {
                 }
             }
         }
-        do {
-            return try result.get()
-        } catch {
-            throw .undecodable(type: type, position: 0, reason: error.reason)
-        }
+        return try result.get()
     }
 
     private static func requested(_ r: inout ProtoWireReader) throws(Failure) -> Requested {

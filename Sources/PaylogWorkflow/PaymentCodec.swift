@@ -1,4 +1,5 @@
 import PaylogDomain
+import PaylogStore
 
 /// The status view's compact binary encoding of a ``Payment`` (view version 5; it replaced sorted-key JSON).
 ///
@@ -16,6 +17,8 @@ import PaylogDomain
 ///
 /// The view is not evidence and is rebuildable: change the layout, bump ``PaymentsProjection/version``.
 enum PaymentCodec {
+    typealias Failure = ProtoWireReader.Failure
+
     static let formatByte: UInt8 = 1
 
     /// Bits of the presence varint, one per optional field.
@@ -107,24 +110,33 @@ enum PaymentCodec {
 
     /// The payment encoded in `bytes`.
     static func decode(_ bytes: UnsafeRawBufferPointer) throws(PaymentCodecError) -> Payment {
-        var r = ByteReader(bytes)
+        var r = ProtoWireReader(bytes)
+        do {
+            return try decode(&r)
+        } catch {
+            throw PaymentCodecError(reason: error.reason)
+        }
+    }
+
+    /// Reads the layout with the protobuf reader's primitives (varints, zigzag, length-prefixed UTF-8).
+    private static func decode(_ r: inout ProtoWireReader) throws(Failure) -> Payment {
         let format = try r.byte()
         guard format == formatByte else {
-            throw PaymentCodecError(reason: "unknown format byte \(format) (JSON from a view before version 5?)")
+            throw Failure(reason: "unknown format byte \(format) (JSON from a view before version 5?)")
         }
         let present = try r.varint()
         let flags = try r.varint()
         guard present & ~Present.all == 0, flags & ~Flag.all == 0 else {
-            throw PaymentCodecError(reason: "unknown presence or flag bits")
+            throw Failure(reason: "unknown presence or flag bits")
         }
-        let id = try r.string()
-        let providerName = try r.string()
-        let statusName = try r.string()
+        let id = try r.string("id")
+        let providerName = try r.string("provider")
+        let statusName = try r.string("status")
         guard let provider = Provider(rawValue: providerName) else {
-            throw PaymentCodecError(reason: "unknown provider \"\(providerName)\"")
+            throw Failure(reason: "unknown provider \"\(providerName)\"")
         }
         guard let status = PaymentStatus(rawValue: statusName) else {
-            throw PaymentCodecError(reason: "unknown status \"\(statusName)\"")
+            throw Failure(reason: "unknown status \"\(statusName)\"")
         }
         var p = Payment(id: id, provider: provider)
         p.status = status
@@ -132,21 +144,21 @@ enum PaymentCodec {
         func has(_ bit: UInt64) -> Bool { present & bit != 0 }
         if has(Present.amount) {
             let minorUnits = try r.signed()
-            let code = try r.string()
+            let code = try r.string("currency")
             do {
                 p.amount = Money(minorUnits: minorUnits, currency: try CurrencyCode(code))
             } catch {
-                throw PaymentCodecError(reason: "invalid currency code \"\(code)\"")
+                throw Failure(reason: "invalid currency code \"\(code)\"")
             }
         }
-        func text(_ bit: UInt64) throws(PaymentCodecError) -> String? { has(bit) ? try r.string() : nil }
+        func text(_ bit: UInt64) throws(Failure) -> String? { has(bit) ? try r.string("text") : nil }
         p.apiVersion = try text(Present.apiVersion)
         p.appVersion = try text(Present.appVersion)
         p.transactionID = try text(Present.transactionID)
         p.clientTransactionID = try text(Present.clientTransactionID)
         p.errorCode = try text(Present.errorCode)
         p.failureReason = try text(Present.failureReason)
-        func time(_ bit: UInt64) throws(PaymentCodecError) -> Int64? { has(bit) ? try r.signed() : nil }
+        func time(_ bit: UInt64) throws(Failure) -> Int64? { has(bit) ? try r.signed() : nil }
         p.offlineExpiresAtMicroseconds = try time(Present.offlineExpiresAt)
         p.firstCallbackAtMicroseconds = try time(Present.firstCallbackAt)
         p.offlineAtMicroseconds = try time(Present.offlineAt)
@@ -163,16 +175,16 @@ enum PaymentCodec {
         p.sawCallback = flags & Flag.sawCallback != 0
         p.sawSuccess = flags & Flag.sawSuccess != 0
         p.wasOffline = flags & Flag.wasOffline != 0
-        guard r.isAtEnd else { throw PaymentCodecError(reason: "bytes follow the last field") }
+        guard r.isAtEnd else { throw Failure(reason: "bytes follow the last field") }
         return p
     }
 
-    private static func list(_ r: inout ByteReader) throws(PaymentCodecError) -> [String] {
+    private static func list(_ r: inout ProtoWireReader) throws(Failure) -> [String] {
         let count = try r.varint()
         var items: [String] = []
         // Each item takes at least one byte, so a count beyond the bytes left is damage, not a huge list.
         items.reserveCapacity(Int(min(count, 1024)))
-        for _ in 0..<count { items.append(try r.string()) }
+        for _ in 0..<count { items.append(try r.string("list item")) }
         return items
     }
 }

@@ -114,14 +114,8 @@ extension PaymentWorkflow {
         var batch: [(number: Int, observation: Observation)] = []
         batch.reserveCapacity(batchSize)
         for (index, raw) in lines.enumerated() {
-            let line = raw.trimmingCharacters(in: .whitespacesAndNewlines)
-            if line.isEmpty { continue }
-            report.lines += 1
-            do {
-                batch.append((index + 1, try Observation.parse(line, defaultKind: defaultKind)))
-            } catch {
-                report.rejected += 1
-                report.errors.append(.init(line: index + 1, message: error.description))
+            if let observation = report.observation(raw, number: index + 1, defaultKind: defaultKind) {
+                batch.append((index + 1, observation))
             }
             if batch.count >= max(batchSize, 1) {
                 await record(batch, into: &report)
@@ -148,12 +142,8 @@ extension PaymentWorkflow {
         }
         for (line, result) in zip(batch, results) {
             switch result {
-            case .success(let outcome):
-                report.accepted += 1
-                report.eventsAppended += outcome.eventsAppended
-            case .failure(let error):
-                report.rejected += 1
-                report.errors.append(.init(line: line.number, message: error.description))
+            case .success(let outcome): report.accept(outcome)
+            case .failure(let error): report.reject(line: line.number, error.description)
             }
         }
     }
@@ -165,25 +155,14 @@ extension PaymentWorkflow {
     public func ingest(
         line raw: String, number: Int, defaultKind: String? = nil, into report: inout IngestReport
     ) async -> RecordOutcome? {
-        let line = raw.trimmingCharacters(in: .whitespacesAndNewlines)
-        if line.isEmpty { return nil }
-        report.lines += 1
+        guard let observation = report.observation(raw, number: number, defaultKind: defaultKind) else { return nil }
         do {
-            let observation = try Observation.parse(line, defaultKind: defaultKind)
             let outcome = try await record(observation)
-            report.accepted += 1
-            report.eventsAppended += outcome.eventsAppended
+            report.accept(outcome)
             return outcome
-        } catch let error as ObservationError {
-            report.rejected += 1
-            report.errors.append(.init(line: number, message: error.description))
-        } catch let error as WorkflowError {
-            report.rejected += 1
-            report.errors.append(.init(line: number, message: error.description))
         } catch {
-            report.rejected += 1
-            report.errors.append(.init(line: number, message: "\(error)"))
+            report.reject(line: number, error.description)
+            return nil
         }
-        return nil
     }
 }

@@ -32,11 +32,10 @@ public struct PaymentWorkflow: Sendable {
         _ command: PaymentCommand, payment paymentID: String, observedAt: Timestamp?, evidence: String,
         correlationID: String = ""
     ) async throws(WorkflowError) -> RecordOutcome {
-        let identity = PaymentWorkflow.identity(paymentID, command: command, observedAt: observedAt, evidence: evidence)
         let reading = StoreReading(store: store)
         for _ in 0..<20 {
             let plan = try self.plan(
-                command, payment: paymentID, observedAt: observedAt, identity: identity, correlationID: correlationID,
+                command, payment: paymentID, observedAt: observedAt, evidence: evidence, correlationID: correlationID,
                 reading: reading)
             switch plan {
             case .done(let outcome):
@@ -61,10 +60,9 @@ public struct PaymentWorkflow: Sendable {
         _ command: PaymentCommand, payment paymentID: String, observedAt: Timestamp?, evidence: String,
         correlationID: String = "", in session: WriteSession
     ) throws(WorkflowError) -> RecordOutcome {
-        let identity = PaymentWorkflow.identity(paymentID, command: command, observedAt: observedAt, evidence: evidence)
         let reading = SessionReading(session: session)
         let plan = try self.plan(
-            command, payment: paymentID, observedAt: observedAt, identity: identity, correlationID: correlationID,
+            command, payment: paymentID, observedAt: observedAt, evidence: evidence, correlationID: correlationID,
             reading: reading)
         switch plan {
         case .done(let outcome):
@@ -81,9 +79,10 @@ public struct PaymentWorkflow: Sendable {
 
     /// Loads the payment, recognises an observation already recorded, decides, and encodes the events.
     func plan(
-        _ command: PaymentCommand, payment paymentID: String, observedAt: Timestamp?, identity: [UInt8],
+        _ command: PaymentCommand, payment paymentID: String, observedAt: Timestamp?, evidence: String,
         correlationID: String, reading: some PaymentReading
     ) throws(WorkflowError) -> RecordPlan {
+        let identity = PaymentWorkflow.identity(paymentID, command: command, observedAt: observedAt, evidence: evidence)
         let current: Payment?
         do {
             current = try reading.payment(paymentID)

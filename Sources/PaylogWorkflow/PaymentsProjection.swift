@@ -92,9 +92,12 @@ public struct PaymentsProjection: InlineProjection {
 
     /// The payment a routing key (`ref:…`, `ctx:…`, `tx:…`) points at.
     public static func route(_ key: String, in store: EventStore) throws -> String? {
-        try store.readViews { txn, databases in
-            try txn.value(for: Array(key.utf8), in: databases["routes"]).map { String(decoding: $0, as: UTF8.self) }
-        }
+        try store.readViews { txn, databases in try route(key, txn, databases) }
+    }
+
+    /// The payment a routing key points at, read in `txn`.
+    static func route(_ key: String, _ txn: borrowing Transaction, _ databases: ProjectionDatabases) throws -> String? {
+        try txn.value(for: Array(key.utf8), in: databases["routes"]).map { String(decoding: $0, as: UTF8.self) }
     }
 
     /// Every payment in id order, optionally filtered.

@@ -11,9 +11,7 @@ struct SessionReading: PaymentReading {
     }
 
     func route(_ key: String) throws -> String? {
-        try session.readViews { txn, databases in
-            try txn.value(for: Array(key.utf8), in: databases["routes"]).map { String(decoding: $0, as: UTF8.self) }
-        }
+        try session.readViews { txn, databases in try PaymentsProjection.route(key, txn, databases) }
     }
 
     func event(id: UUID) throws -> RecordedEvent? { try session.event(id: id) }

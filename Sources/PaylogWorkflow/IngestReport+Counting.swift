@@ -1,0 +1,26 @@
+extension IngestReport {
+    /// Counts a recorded line.
+    mutating func accept(_ outcome: RecordOutcome) {
+        accepted += 1
+        eventsAppended += outcome.eventsAppended
+    }
+
+    /// Counts a rejected line and why.
+    mutating func reject(line: Int, _ message: String) {
+        rejected += 1
+        errors.append(LineError(line: line, message: message))
+    }
+
+    /// Counts line `number` and parses it; nil when it is blank (not counted) or unreadable (rejected).
+    mutating func observation(_ raw: String, number: Int, defaultKind: String?) -> Observation? {
+        let line = raw.trimmingCharacters(in: .whitespacesAndNewlines)
+        if line.isEmpty { return nil }
+        lines += 1
+        do {
+            return try Observation.parse(line, defaultKind: defaultKind)
+        } catch {
+            reject(line: number, error.description)
+            return nil
+        }
+    }
+}
