@@ -29,6 +29,8 @@ public final class Environment: @unchecked Sendable {
     private nonisolated(unsafe) var isClosed = false
     private let mapSizeValue: Atomic<Int>
     private let growthCount = Atomic<Int>(0)
+    /// Where the map of `data.mdb` lies, and the map size it was found for (see ``releaseMappedPages()``).
+    private let mapRanges = Mutex<(size: Int, ranges: [(start: UInt, end: UInt)])>((0, []))
 
     /// The directory the environment lives in.
     public let path: String
@@ -183,6 +185,78 @@ public final class Environment: @unchecked Sendable {
         let code = lock.withShared { isClosed ? -1 : mdb_env_sync(env, 1) }
         if code == -1 { throw LMDBError.closed }
         try LMDBError.check(code, "sync")
+    }
+
+    /// Drops this process's page-table entries for the memory map (`madvise(MADV_DONTNEED)`), so the file pages
+    /// a long scan touched stop counting towards the process's resident set.
+    ///
+    /// Safe at any moment, also while other transactions read: LMDB maps the file shared and read-only, so
+    /// nothing is lost — the next access faults the page back in from the kernel's page cache (a minor fault,
+    /// no disk read while the page stays cached). Not free: the kernel flushes the TLB of every core running the
+    /// process, and page-cache folios can be large (one random read may map 512 KiB), so re-faulting after a
+    /// release costs far more than the first touch. Use it to bound memory, not on every read. LMDB does not expose the map's address (`me_mapaddr` is set
+    /// only for fixed maps), so it is found in `/proc/self/maps`; where that is unreadable this does nothing.
+    public func releaseMappedPages() {
+        lock.withShared {
+            guard !isClosed else { return }
+            // The map moves only when it is resized, which needs the exclusive lock: look it up once per size.
+            let size = mapSizeValue.load(ordering: .relaxed)
+            let ranges = mapRanges.withLock { cached in
+                if cached.size != size { cached = (size, Environment.mappedRanges(of: canonicalPath + "/data.mdb")) }
+                return cached.ranges
+            }
+            for range in ranges {
+                guard let address = UnsafeMutableRawPointer(bitPattern: range.start) else { continue }
+                _ = madvise(address, Int(range.end - range.start), MADV_DONTNEED)
+            }
+        }
+    }
+
+    /// Releases the map's pages (``releaseMappedPages()``) when the process's resident file-backed memory is over
+    /// `budget` bytes; returns whether it did. Cheap enough to call every few hundred reads: it reads
+    /// `/proc/self/statm` (whose third field counts resident file-backed and shared pages — the map's among them).
+    @discardableResult
+    public func releaseMappedPages(ifResidentFileBytesAbove budget: Int) -> Bool {
+        guard let resident = Environment.residentSharedBytes(), resident > budget else { return false }
+        releaseMappedPages()
+        return true
+    }
+
+    /// Resident file-backed and shared memory of this process in bytes, from `/proc/self/statm`; nil when unreadable.
+    private static func residentSharedBytes() -> Int? {
+        let descriptor = open("/proc/self/statm", O_RDONLY)
+        guard descriptor >= 0 else { return nil }
+        defer { _ = Glibc.close(descriptor) }
+        var buffer = [UInt8](repeating: 0, count: 128)
+        let count = buffer.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
+        guard count > 0 else { return nil }
+        // "size resident shared text lib data dt", in pages.
+        let fields = buffer[..<count].split(separator: UInt8(ascii: " "))
+        guard fields.count >= 3, let pages = Int(String(decoding: fields[2], as: UTF8.self)) else { return nil }
+        return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
+    }
+
+    /// The address ranges at which `file` is mapped into this process, from `/proc/self/maps` (empty when that
+    /// is unreadable).
+    private static func mappedRanges(of file: String) -> [(start: UInt, end: UInt)] {
+        guard let maps = fopen("/proc/self/maps", "r") else { return [] }
+        defer { fclose(maps) }
+        var ranges: [(start: UInt, end: UInt)] = []
+        var buffer: UnsafeMutablePointer<CChar>?
+        var capacity = 0
+        defer { free(buffer) }
+        while getline(&buffer, &capacity, maps) > 0, let buffer {
+            // "start-end perms offset dev inode path", addresses in hex.
+            var line = String(cString: buffer)
+            if line.last == "\n" { line.removeLast() }
+            guard line.hasSuffix(file), let range = line.split(separator: " ").first,
+                let dash = range.firstIndex(of: "-"),
+                let start = UInt(range[..<dash], radix: 16),
+                let end = UInt(range[range.index(after: dash)...], radix: 16), end > start
+            else { continue }
+            ranges.append((start, end))
+        }
+        return ranges
     }
 
     /// Doubles the map (up to the configured maximum) while no transaction of this process is live.

@@ -23,6 +23,9 @@ public enum LMDBError: Error, Sendable, Equatable, CustomStringConvertible {
     /// True when the error is `MDB_MAP_FULL`: the memory map must grow before the write can succeed.
     public var isMapFull: Bool { code == MDB_MAP_FULL }
 
+    /// True when the error is `MDB_KEYEXIST`: the key exists, or an append put met a key that does not sort last.
+    public var isKeyExists: Bool { code == MDB_KEYEXIST }
+
     /// True when the error is `MDB_NOTFOUND`.
     public var isNotFound: Bool { code == MDB_NOTFOUND }
 

@@ -378,6 +378,9 @@ public final class EventStore: Sendable {
                 while try catchUpLive(projection, environment, databases) {}
             } else {
                 try startGreen(projection, environment: environment, databases: databases)
+                if let folding = projection as? any StreamFoldingProjection {
+                    try buildGreenInStreamOrder(folding, environment: environment, databases: databases, chunk: 20_000)
+                }
                 while try !catchUpGreen(projection, environment: environment, databases: databases, chunk: 10_000) {}
             }
         }

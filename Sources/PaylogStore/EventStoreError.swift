@@ -26,6 +26,8 @@ public enum EventStoreError: Error, Sendable, Equatable, CustomStringConvertible
     case importMismatch(position: UInt64, reason: String)
     /// The store directory holds a log of a format this build does not know.
     case unsupportedFormat(found: UInt32, supported: UInt32)
+    /// A view rebuild could not write what a projection produced; the live view is untouched.
+    case rebuildFailed(projection: String, reason: String)
 
     /// `error` as an event-store error: itself, a storage error for LMDB's, or a storage error describing it.
     static func wrapping(_ error: any Error) -> EventStoreError {
@@ -66,6 +68,9 @@ public enum EventStoreError: Error, Sendable, Equatable, CustomStringConvertible
         case .unsupportedFormat(let found, let supported):
             return "The store was written in log format \(found); this build reads format \(supported). "
                 + "Use a paylog release that knows format \(found)."
+        case .rebuildFailed(let projection, let reason):
+            return "Rebuilding the \(projection) view failed: \(reason). The live view is untouched and the log is "
+                + "unchanged; this is a bug in the projection — report it with the output of `paylog replay`."
         }
     }
 }

@@ -9,7 +9,7 @@ import PaylogStore
 /// Databases: `payments` (payment id → ``Payment`` in ``PaymentCodec``'s binary layout), `routes` (`<kind>:<value>` → payment id) with kinds
 /// `ref` (request reference: Square `state`, SumUp `foreign-tx-id`, iZettle `reference`), `ctx` (Square
 /// `client_transaction_id`) and `tx` (provider transaction id or SumUp transaction code).
-public struct PaymentsProjection: InlineProjection {
+public struct PaymentsProjection: StreamFoldingProjection {
     /// The projection's name.
     public let name = "payments"
     /// Bump when `apply` changes meaning: the view is rebuilt from the log at the next open.
@@ -59,6 +59,22 @@ public struct PaymentsProjection: InlineProjection {
         for (route, id) in routes {
             try txn.put(Array(id.utf8), for: Array(route.utf8), in: databases["routes"])
         }
+    }
+
+    /// Folds one payment's whole stream: its final state keyed by payment id (rebuilds append these in id
+    /// order), and each routing key with the position of the event that made it known (the highest wins, as
+    /// applying event by event would leave it).
+    public func fold(stream events: [RecordedEvent], into rows: inout ViewRows) throws {
+        var payment: Payment?
+        let key = Array(events[0].streamID.utf8)
+        for event in events {
+            let paymentEvent = try EventCodec.decode(event)
+            Payment.evolve(&payment, recorded: event, decoded: paymentEvent)
+            for route in PaymentsProjection.routes(of: paymentEvent) {
+                rows.index(key, for: Array(route.utf8), in: "routes", position: event.position)
+            }
+        }
+        if let payment { rows.append(PaymentCodec.encode(payment), for: key, in: "payments") }
     }
 
     /// The stored payment under `key`, or nil.

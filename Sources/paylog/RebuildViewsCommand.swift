@@ -6,15 +6,32 @@ struct RebuildViewsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "rebuild-views",
         abstract: "Rebuild every view from the log, blue/green: the live view keeps serving until the new one has caught up.",
-        discussion: "Views whose code version changed are rebuilt this way automatically when the store opens.")
+        discussion: """
+            Views whose code version changed are rebuilt this way automatically when the store opens. The status \
+            view is built stream by stream (two streams folded at once), then caught up with what was appended \
+            meanwhile.
+            """)
 
     @OptionGroup var storeOptions: StoreOptions
+
+    @Option(
+        name: .customLong("mapped-limit"),
+        help: ArgumentHelp(
+            "Keep the log's memory-mapped pages in this process under this many MiB (slower; by default they stay mapped).",
+            valueName: "MiB"))
+    var mappedLimit: Int?
+
+    func validate() throws {
+        if let mappedLimit, mappedLimit < 16 { throw ValidationError("--mapped-limit must be at least 16 MiB; got \(mappedLimit).") }
+    }
 
     func run() async throws {
         let store = try storeOptions.open()
         defer { store.close() }
         let bar = ProgressBar(label: "rebuild")
-        try await store.rebuildProjections { position, head in bar.update(position, of: head) }
+        try await store.rebuildProjections(mappedMemoryLimit: mappedLimit.map { $0 << 20 }) { position, head in
+            bar.update(position, of: head)
+        }
         bar.finish()
         print("views rebuilt up to position \(try store.lastPosition()); payments view generation \(store.viewGeneration(of: "payments") ?? 0)")
     }

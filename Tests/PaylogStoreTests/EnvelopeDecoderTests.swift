@@ -1,5 +1,6 @@
 import Foundation
 import SwiftProtobuf
+import TestSupport
 import Testing
 
 @testable import PaylogStore
@@ -9,14 +10,8 @@ import Testing
 struct EnvelopeDecoderTests {
     /// A deterministic byte source, so a failure reproduces.
     private static func generator(seed: UInt64) -> () -> UInt64 {
-        var state = seed
-        return {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
+        var generator = SeededGenerator(seed: seed)
+        return { generator.next() }
     }
 
     private static func randomRecord(_ next: () -> UInt64) -> Paylog_Store_V1_EventRecord {

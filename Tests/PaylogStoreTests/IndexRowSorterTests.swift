@@ -1,0 +1,83 @@
+import Foundation
+@testable import PaylogStore
+import TestSupport
+import Testing
+
+@Suite("Sorting a rebuild's index rows in bounded memory")
+struct IndexRowSorterTests {
+    /// Random rows over two databases, with many keys repeated so "highest position wins" matters.
+    static func rows(count: Int, seed: UInt64) -> [ViewRow] {
+        var generator = SeededGenerator(seed: seed)
+        let positions = (1...UInt64(count * 3)).shuffled(using: &generator)
+        return (0..<count).map { index in
+            let database = Bool.random(using: &generator) ? "routes" : "tags"
+            // Keys of 0–6 bytes from a 3-letter alphabet: collisions, shared prefixes and the empty key.
+            let key = (0..<Int.random(in: 0...6, using: &generator)).map { _ in UInt8.random(in: 97...99, using: &generator) }
+            let value = Array("v\(index)".utf8)
+            return ViewRow(database: database, key: key, value: value, position: positions[index])
+        }
+    }
+
+    /// What the sorter must give: per (database, key) the row with the highest position, in database order of
+    /// first appearance, then LMDB key order.
+    static func expected(_ rows: [ViewRow]) -> [ViewRow] {
+        var order: [String] = []
+        var best: [String: [[UInt8]: ViewRow]] = [:]
+        for row in rows {
+            if !order.contains(row.database) { order.append(row.database) }
+            if let kept = best[row.database]?[row.key], kept.position > row.position { continue }
+            best[row.database, default: [:]][row.key] = row
+        }
+        return order.flatMap { database in
+            best[database, default: [:]].values.sorted { $0.key.lexicographicallyPrecedes($1.key) }
+        }
+    }
+
+    func drain(_ sorter: IndexRowSorter, batch: Int) throws -> [ViewRow] {
+        var all: [ViewRow] = []
+        while true {
+            let rows = try sorter.next(batch)
+            #expect(rows.count <= batch)
+            if rows.isEmpty { return all }
+            all += rows
+        }
+    }
+
+    @Test("in memory and spilled to many run files, the merge keeps the last row per key in key order", arguments: [
+        (memory: 1 << 30, batch: 1_000), (memory: 4_096, batch: 7), (memory: 300, batch: 1),
+    ])
+    func mergesLikeAMap(memory: Int, batch: Int) throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        let scratch = dir.path + "/runs"
+        let rows = Self.rows(count: 5_000, seed: UInt64(memory))
+        let sorter = IndexRowSorter(directory: scratch, memoryLimit: memory)
+        for row in rows { try sorter.add(row) }
+        if memory < 1 << 20 { #expect(sorter.spills > 1) } else { #expect(sorter.spills == 0) }
+        let merged = try drain(sorter, batch: batch)
+        #expect(merged == Self.expected(rows))
+        sorter.close()
+        #expect(!FileManager.default.fileExists(atPath: scratch), "run files and their directory are removed")
+    }
+
+    @Test("no rows: the merge is empty")
+    func empty() throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        let sorter = IndexRowSorter(directory: dir.path + "/runs", memoryLimit: 64)
+        #expect(try sorter.next(10).isEmpty)
+    }
+
+    @Test("a damaged run file is reported, not merged")
+    func truncatedRun() throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        let scratch = dir.path + "/runs"
+        let sorter = IndexRowSorter(directory: scratch, memoryLimit: 200)
+        for row in Self.rows(count: 100, seed: 3) { try sorter.add(row) }
+        let run = scratch + "/run-0.bin"
+        let bytes = try #require(FileManager.default.contents(atPath: run))
+        try Data(bytes.prefix(bytes.count - 3)).write(to: URL(fileURLWithPath: run))
+        #expect(throws: EventStoreError.self) { _ = try drain(sorter, batch: 1_000) }
+    }
+}
