@@ -26,10 +26,9 @@ extension EventStore {
                         throw EventStoreError.importMismatch(
                             position: event.position, reason: "stream \(event.streamID) is at version \(version), the event says \(event.version)")
                     }
-                    let record = try RecordCodec.recordBytes(
+                    let (value, hash) = RecordCodec.storedValue(
                         event.newEvent, streamID: event.streamID, version: event.version, position: event.position,
-                        recordedAt: event.recordedAt)
-                    let hash = RecordCodec.chainHash(previous: head.hash, record: record)
+                        recordedAt: event.recordedAt, previous: head.hash)
                     guard hash == event.hash else {
                         throw EventStoreError.importMismatch(
                             position: event.position, reason: "the recomputed hash differs from the exported one: the export was altered")
@@ -38,7 +37,7 @@ extension EventStore {
                         throw EventStoreError.importMismatch(position: event.position, reason: "event id \(event.id) is already stored")
                     }
                     try Writer.put(
-                        record: record, hash: hash, id: event.id, streamID: event.streamID, version: event.version,
+                        value: value, id: event.id, streamID: event.streamID, version: event.version,
                         position: event.position, in: txn, databases: databases)
                     try txn.put(StoreKeys.bigEndian(event.version) + StoreKeys.event(event.position), for: headKey, in: databases.heads)
                     head = ChainHead(position: event.position, hash: hash)

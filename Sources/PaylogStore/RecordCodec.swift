@@ -1,6 +1,5 @@
 import Crypto
 import Foundation
-import SwiftProtobuf
 
 /// Encodes events into the stored value layout and decodes them back. See Docs/storage.md.
 ///
@@ -8,42 +7,64 @@ import SwiftProtobuf
 enum RecordCodec {
     static let headerSize = 33
 
-    /// The record bytes of `event` with the envelope the store assigned.
-    static func recordBytes(
-        _ event: NewEvent, streamID: String, version: UInt64, position: UInt64, recordedAt: Timestamp
-    ) throws -> [UInt8] {
-        var record = Paylog_Store_V1_EventRecord()
-        record.eventID = withUnsafeBytes(of: event.id.uuid) { Data($0) }
-        record.streamID = streamID
-        record.version = version
-        record.position = position
-        record.type = event.type
-        record.schemaVersion = event.schemaVersion
-        record.recordedAtUs = recordedAt.microseconds
-        if let observed = event.observedAt { record.observedAtUs = observed.microseconds }
-        record.correlationID = event.correlationID
-        record.causationID = event.causationID
-        record.actor = event.actor
-        record.payload = event.payload
-        return try record.serializedBytes()
+    /// The stored value of `event` with the envelope the store assigned, and its chain hash (SHA-256 over
+    /// `previous` and the record bytes), written in one buffer without an intermediate message or copy.
+    ///
+    /// The record bytes are exactly what protobuf writes for `EventRecord` (fields in number order, proto3
+    /// defaults left out, `observed_at_us` present whenever set), so imports recompute the same hashes and any
+    /// protobuf library reads the records; `RecordCodecTests` hold it to SwiftProtobuf.
+    static func storedValue(
+        _ event: NewEvent, streamID: String, version: UInt64, position: UInt64, recordedAt: Timestamp, previous: [UInt8]
+    ) -> (value: [UInt8], hash: [UInt8]) {
+        var writer = ProtoWireWriter(
+            capacity: headerSize + 96 + streamID.utf8.count + event.type.utf8.count + event.correlationID.utf8.count
+                + event.causationID.utf8.count + event.actor.utf8.count + event.payload.count)
+        writer.byte(StoreKeys.recordFormatByte)
+        writer.raw(StoreKeys.genesisHash)  // the hash's place, filled in below
+        writer.tag(1, .lengthDelimited)
+        writer.lengthDelimited(StoreKeys.eventID(event.id))
+        string(2, streamID, &writer)
+        varint(3, version, &writer)
+        varint(4, position, &writer)
+        string(5, event.type, &writer)
+        varint(6, UInt64(event.schemaVersion), &writer)
+        varint(7, UInt64(bitPattern: recordedAt.microseconds), &writer)
+        if let observed = event.observedAt {
+            writer.tag(8, .varint)
+            writer.varint(UInt64(bitPattern: observed.microseconds))
+        }
+        string(9, event.correlationID, &writer)
+        string(10, event.causationID, &writer)
+        string(11, event.actor, &writer)
+        if !event.payload.isEmpty {
+            writer.tag(12, .lengthDelimited)
+            writer.lengthDelimited(event.payload)
+        }
+        let hash = writer.bytes.withUnsafeBytes { value in
+            chainHash(previous: previous, record: UnsafeRawBufferPointer(rebasing: value[headerSize...]))
+        }
+        writer.overwrite(at: 1, with: hash)
+        return (writer.bytes, hash)
+    }
+
+    private static func varint(_ field: UInt32, _ value: UInt64, _ writer: inout ProtoWireWriter) {
+        guard value != 0 else { return }
+        writer.tag(field, .varint)
+        writer.varint(value)
+    }
+
+    private static func string(_ field: UInt32, _ value: String, _ writer: inout ProtoWireWriter) {
+        guard !value.isEmpty else { return }
+        writer.tag(field, .lengthDelimited)
+        writer.string(value)
     }
 
     /// SHA-256 over the previous hash and the record bytes.
-    static func chainHash(previous: [UInt8], record: some DataProtocol) -> [UInt8] {
+    static func chainHash(previous: [UInt8], record: UnsafeRawBufferPointer) -> [UInt8] {
         var hasher = SHA256()
         hasher.update(data: previous)
-        hasher.update(data: record)
+        hasher.update(bufferPointer: record)
         return Array(hasher.finalize())
-    }
-
-    /// The full stored value: format byte, hash, record bytes.
-    static func value(hash: [UInt8], record: [UInt8]) -> [UInt8] {
-        var value = [UInt8]()
-        value.reserveCapacity(headerSize + record.count)
-        value.append(StoreKeys.recordFormatByte)
-        value.append(contentsOf: hash)
-        value.append(contentsOf: record)
-        return value
     }
 
     /// Decodes a stored value read at `position`.

@@ -165,10 +165,9 @@ final class Writer: @unchecked Sendable {
         for event in request.events {
             version += 1
             let position = chain.position + 1
-            let record = try RecordCodec.recordBytes(
-                event, streamID: streamID, version: version, position: position, recordedAt: recordedAt)
-            let hash = RecordCodec.chainHash(previous: chain.hash, record: record)
-            try put(record: record, hash: hash, id: event.id, streamID: streamID, version: version, position: position,
+            let (value, hash) = RecordCodec.storedValue(
+                event, streamID: streamID, version: version, position: position, recordedAt: recordedAt, previous: chain.hash)
+            try put(value: value, id: event.id, streamID: streamID, version: version, position: position,
                     in: txn, databases: databases)
             chain = ChainHead(position: position, hash: hash)
             if !databases.projections.isEmpty {
@@ -189,11 +188,11 @@ final class Writer: @unchecked Sendable {
 
     /// Writes one event's record and its `streams` and `ids` index entries (the caller updates `heads` and the chain head).
     static func put(
-        record: [UInt8], hash: [UInt8], id: UUID, streamID: String, version: UInt64, position: UInt64,
+        value: [UInt8], id: UUID, streamID: String, version: UInt64, position: UInt64,
         in txn: borrowing Transaction, databases: StoreDatabases
     ) throws {
         let positionKey = StoreKeys.event(position)
-        try txn.put(RecordCodec.value(hash: hash, record: record), for: positionKey, in: databases.events, append: true)
+        try txn.put(value, for: positionKey, in: databases.events, append: true)
         try txn.put(positionKey, for: StoreKeys.stream(streamID, version: version), in: databases.streams)
         try txn.put(positionKey, for: StoreKeys.eventID(id), in: databases.ids)
     }

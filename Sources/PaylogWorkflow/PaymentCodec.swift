@@ -82,7 +82,7 @@ enum PaymentCodec {
         flag(p.sawSuccess, Flag.sawSuccess)
         flag(p.wasOffline, Flag.wasOffline)
 
-        var w = ByteWriter(capacity: 64 + p.id.utf8.count + p.callbackURLs.reduce(0) { $0 + $1.utf8.count + 2 })
+        var w = ProtoWireWriter(capacity: 64 + p.id.utf8.count + p.callbackURLs.reduce(0) { $0 + $1.utf8.count + 2 })
         w.byte(formatByte)
         w.varint(present)
         w.varint(flags)

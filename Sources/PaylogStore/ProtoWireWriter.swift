@@ -1,0 +1,76 @@
+import Foundation
+
+/// Writes protobuf's wire primitives into a byte array — LEB128 varints, zigzag integers, length-delimited
+/// bytes and UTF-8, field tags — exactly as protobuf writes them, so ``ProtoWireReader`` (and any protobuf
+/// library) reads them back. Used where a message is written on a hot path: the stored event envelope
+/// (``RecordCodec``) and the status view's payment layout.
+public struct ProtoWireWriter: Sendable {
+    /// The protobuf wire types this writer emits.
+    public enum WireType: UInt8, Sendable {
+        /// A varint.
+        case varint = 0
+        /// A length-delimited run of bytes.
+        case lengthDelimited = 2
+    }
+
+    /// The bytes written so far.
+    public private(set) var bytes: [UInt8] = []
+
+    /// An empty writer with room for `capacity` bytes.
+    public init(capacity: Int) {
+        bytes.reserveCapacity(capacity)
+    }
+
+    /// How many bytes were written.
+    public var count: Int { bytes.count }
+
+    /// One raw byte.
+    public mutating func byte(_ value: UInt8) {
+        bytes.append(value)
+    }
+
+    /// Raw bytes, without a length.
+    public mutating func raw(_ value: some Collection<UInt8>) {
+        bytes.append(contentsOf: value)
+    }
+
+    /// An unsigned LEB128 varint.
+    public mutating func varint(_ value: UInt64) {
+        var value = value
+        while value >= 0x80 {
+            bytes.append(UInt8(truncatingIfNeeded: value) | 0x80)
+            value >>= 7
+        }
+        bytes.append(UInt8(value))
+    }
+
+    /// A signed integer, zigzag-encoded so small negative values stay short.
+    public mutating func signed(_ value: Int64) {
+        varint(UInt64(bitPattern: (value << 1) ^ (value >> 63)))
+    }
+
+    /// A length-prefixed UTF-8 string.
+    public mutating func string(_ value: String) {
+        var value = value
+        value.withUTF8 { utf8 in
+            varint(UInt64(utf8.count))
+            bytes.append(contentsOf: utf8)
+        }
+    }
+
+    /// A length-prefixed run of bytes.
+    public mutating func lengthDelimited(_ value: some Collection<UInt8>) {
+        varint(UInt64(value.count))
+        bytes.append(contentsOf: value)
+    }
+
+    /// A field's tag: its number and wire type.
+    public mutating func tag(_ field: UInt32, _ type: WireType) {
+        varint(UInt64(field) << 3 | UInt64(type.rawValue))
+    }
+
+    /// Replaces the bytes at `offset` with `value` (which must fit inside what was written).
+    public mutating func overwrite(at offset: Int, with value: some Collection<UInt8>) {
+        bytes.replaceSubrange(offset..<(offset + value.count), with: value)
+    }
+}
