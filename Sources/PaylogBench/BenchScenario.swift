@@ -5,8 +5,9 @@ public enum BenchScenario: String, Sendable, Hashable, CaseIterable, CustomStrin
     case appendBatched = "append-batched"
     /// 64 concurrent tasks, one event per append, each awaiting its durable (fsync'd) acknowledgement.
     case appendConcurrent = "append-concurrent"
-    /// Rebuilding every projection (blue/green, ``PaylogStore/EventStore/rebuildProjections(chunk:progress:)``)
-    /// from a log of realistic payment events.
+    /// Rebuilding every projection blue/green
+    /// (``PaylogStore/EventStore/rebuildProjections(chunk:sortMemory:mappedMemoryLimit:progress:)``) from a log of
+    /// realistic payment events.
     case replay
     /// Reading and decoding every envelope of the log, no projection.
     case scan

@@ -344,8 +344,8 @@ public final class EventStore: Sendable {
 
     /// Opens every inline projection's views and brings them up to the head: the live view from its checkpoint
     /// when its code version is unchanged; otherwise a new generation is built blue/green beside the old one and
-    /// swapped in (see ``rebuildProjections(progress:)``). Generations older than the live one are deleted (no other
-    /// transaction of this process can be using them yet).
+    /// swapped in (see ``rebuildProjections(chunk:sortMemory:mappedMemoryLimit:progress:)``). Generations older than
+    /// the live one are deleted (no other transaction of this process can be using them yet).
     private static func catchUpProjections(_ environment: Environment, _ databases: StoreDatabases) throws {
         for projection in databases.projections {
             let checkpoint = try environment.write { txn -> ProjectionCheckpoint in

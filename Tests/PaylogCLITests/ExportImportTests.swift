@@ -44,24 +44,3 @@ struct ExportImportTests {
         #expect(try PaylogProcess.run(["log", "--store", dir.path + "/target"]).stdout.isEmpty)
     }
 }
-
-@Suite("rebuild-views and replay, end to end")
-struct RebuildViewsEndToEndTests {
-    @Test("rebuild-views moves the payments view to a new generation; replay then finds it matching the log")
-    func rebuildThenReplay() throws {
-        let dir = TemporaryDirectory()
-        defer { dir.remove() }
-        let store = ["--store", dir.path]
-        #expect(try PaylogProcess.run(["demo", "--payments", "30"] + store).status == 0)
-        let before = try PaylogProcess.run(["status", "--json"] + store).stdout
-        let rebuilt = try PaylogProcess.run(["rebuild-views"] + store)
-        #expect(rebuilt.status == 0, "\(rebuilt.stderr)")
-        #expect(rebuilt.stdout.contains("generation 1"))
-        #expect(try PaylogProcess.run(["status", "--json"] + store).stdout == before)
-        let replay = try PaylogProcess.run(["replay", "--json"] + store)
-        let object = try PaylogProcess.jsonObject(replay.stdout)
-        #expect(object["projections_match"] as? Bool == true)
-        #expect(object["chain_ok"] as? Bool == true)
-        #expect(replay.status == 5, "the demo's planted contract violations are error findings")
-    }
-}
