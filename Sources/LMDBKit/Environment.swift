@@ -194,8 +194,10 @@ public final class Environment: @unchecked Sendable {
     /// nothing is lost — the next access faults the page back in from the kernel's page cache (a minor fault,
     /// no disk read while the page stays cached). Not free: the kernel flushes the TLB of every core running the
     /// process, and page-cache folios can be large (one random read may map 512 KiB), so re-faulting after a
-    /// release costs far more than the first touch. Use it to bound memory, not on every read. LMDB does not expose the map's address (`me_mapaddr` is set
-    /// only for fixed maps), so it is found in `/proc/self/maps`; where that is unreadable this does nothing.
+    /// release costs far more than the first touch. Use it to bound memory, not on every read.
+    ///
+    /// LMDB does not expose the map's address (`me_mapaddr` is set only for fixed maps), so it is found in
+    /// `/proc/self/maps` (once per map size); where that is unreadable this does nothing.
     public func releaseMappedPages() {
         lock.withShared {
             guard !isClosed else { return }
@@ -224,15 +226,14 @@ public final class Environment: @unchecked Sendable {
 
     /// Resident file-backed and shared memory of this process in bytes, from `/proc/self/statm`; nil when unreadable.
     private static func residentSharedBytes() -> Int? {
-        let descriptor = open("/proc/self/statm", O_RDONLY)
-        guard descriptor >= 0 else { return nil }
-        defer { _ = Glibc.close(descriptor) }
-        var buffer = [UInt8](repeating: 0, count: 128)
-        let count = buffer.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
-        guard count > 0 else { return nil }
+        guard let statm = fopen("/proc/self/statm", "r") else { return nil }
+        defer { fclose(statm) }
+        var buffer = [CChar](repeating: 0, count: 128)
+        guard fgets(&buffer, Int32(buffer.count), statm) != nil else { return nil }
         // "size resident shared text lib data dt", in pages.
-        let fields = buffer[..<count].split(separator: UInt8(ascii: " "))
-        guard fields.count >= 3, let pages = Int(String(decoding: fields[2], as: UTF8.self)) else { return nil }
+        let line = buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }
+        let fields = String(decoding: line, as: UTF8.self).split(separator: " ")
+        guard fields.count >= 3, let pages = Int(fields[2]) else { return nil }
         return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
     }
 

@@ -95,10 +95,13 @@ extension EventStore {
         _ projection: any StreamFoldingProjection, chunk: Int, sortMemory: Int, mappedMemoryLimit: Int?,
         progress: @escaping @Sendable (UInt64, UInt64) -> Void
     ) async throws {
-        guard let green = databases.views.sets(of: projection.name).green else { return }
+        // With an empty log there is nothing to fold; skipping also keeps the green checkpoint where the writer
+        // may already have moved it (it applies the event at position 1 to a green view at 0).
+        let snapshot = try lastPosition()
+        guard snapshot > 0, let green = databases.views.sets(of: projection.name).green else { return }
         let view = ProjectionDatabases(byName: green.databases)
         let build = StreamOrderBuild(
-            projection, snapshot: try lastPosition(), scratchDirectory: scratchDirectory(projection), sortMemory: sortMemory,
+            projection, snapshot: snapshot, scratchDirectory: scratchDirectory(projection), sortMemory: sortMemory,
             mappedBudget: mappedMemoryLimit)
         defer { build.sorter.close() }
         let environment = environment
@@ -108,7 +111,8 @@ extension EventStore {
         var pending: Task<Void, any Error>?
         var planning = true
         while planning || !folds.isEmpty {
-            if planning, let plan = try build.nextPlan(environment, databases, maximumEvents: min(chunk, StreamOrderBuild.largestBatch)) {
+            let batch = min(chunk, StreamOrderBuild.largestBatch)
+            if planning, let plan = try build.nextPlan(environment, databases, maximumEvents: batch) {
                 let databases = databases
                 let budget = build.mappedBudget
                 folds.append((plan, Task.detached {
@@ -142,14 +146,15 @@ extension EventStore {
         }
     }
 
-    /// The same as ``buildGreenInStreamOrder(_:chunk:sortMemory:mappedMemoryLimit:progress:)``, without overlap: for the rebuild at open,
-    /// before the writer thread exists.
+    /// The same as ``buildGreenInStreamOrder(_:chunk:sortMemory:mappedMemoryLimit:progress:)``, without overlap:
+    /// for the rebuild at open, before the writer thread exists.
     static func buildGreenInStreamOrder(
         _ projection: any StreamFoldingProjection, environment: Environment, databases: StoreDatabases, chunk: Int
     ) throws {
         guard let green = databases.views.sets(of: projection.name).green else { return }
         let view = ProjectionDatabases(byName: green.databases)
         let snapshot = try environment.read { txn in try ChainHead.load(txn, databases).position }
+        guard snapshot > 0 else { return }
         let build = StreamOrderBuild(
             projection, snapshot: snapshot, scratchDirectory: scratchDirectory(projection, environment: environment))
         defer { build.sorter.close() }

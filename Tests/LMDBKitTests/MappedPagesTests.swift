@@ -13,6 +13,19 @@ struct MappedPagesTests {
         return kilobytes * 1024
     }
 
+    /// An environment in `path` holding `values` values of 4,000 bytes (about a page each).
+    static func filled(_ path: String, values: Int) throws -> (Environment, Database) {
+        let env = try Environment(path: path)
+        let db = try env.openDatabase("values")
+        try env.write { txn in
+            for index in 0..<values {
+                let value = [UInt8](repeating: UInt8(truncatingIfNeeded: index), count: 4_000)
+                try txn.put(value, for: withUnsafeBytes(of: UInt64(index).bigEndian) { Array($0) }, in: db)
+            }
+        }
+        return (env, db)
+    }
+
     /// Reads every value through the map, touching each page; returns the sum of all bytes.
     static func touchAll(_ env: Environment, _ db: Database) throws -> Int {
         try env.read { txn in
@@ -32,22 +45,29 @@ struct MappedPagesTests {
     func releaseDropsResidentPages() throws {
         let dir = TemporaryDirectory()
         defer { dir.remove() }
-        let env = try Environment(path: dir.path)
-        defer { env.close() }
-        let db = try env.openDatabase("values")
         // 48 MB of values, each filling about one page.
-        try env.write { txn in
-            for index in 0..<12_000 {
-                let value = [UInt8](repeating: UInt8(truncatingIfNeeded: index), count: 4_000)
-                try txn.put(value, for: withUnsafeBytes(of: UInt64(index).bigEndian) { Array($0) }, in: db)
-            }
-        }
+        let (env, db) = try Self.filled(dir.path, values: 12_000)
+        defer { env.close() }
         let expected = try Self.touchAll(env, db)
         let before = try Self.residentFileBytes()
         env.releaseMappedPages()
         let after = try Self.residentFileBytes()
         #expect(before - after > 24 << 20, "resident file pages went from \(before) to \(after) bytes")
         #expect(try Self.touchAll(env, db) == expected, "pages fault back in with their content")
+    }
+
+    @Test("a budget releases only when the resident file-backed memory is over it")
+    func budget() throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        let (env, db) = try Self.filled(dir.path, values: 4_000)
+        defer { env.close() }
+        _ = try Self.touchAll(env, db)
+        #expect(!env.releaseMappedPages(ifResidentFileBytesAbove: Int.max))
+        let before = try Self.residentFileBytes()
+        #expect(env.releaseMappedPages(ifResidentFileBytesAbove: 1))
+        let after = try Self.residentFileBytes()
+        #expect(before - after > 8 << 20, "resident file pages went from \(before) to \(after) bytes")
     }
 
     @Test("releasing a closed environment does nothing")

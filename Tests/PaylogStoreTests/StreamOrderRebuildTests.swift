@@ -80,6 +80,19 @@ struct StreamOrderRebuildTests {
         #expect(check.events == (try store.lastPosition()) && check.events >= 1_500 && check.differences.isEmpty)
     }
 
+    @Test("an empty log rebuilds to an empty view that then follows appends")
+    func emptyLog() async throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        let store = try EventStore(path: dir.path, projections: [TaggingProjection()])
+        defer { store.close() }
+        try await store.rebuildProjections()
+        #expect(store.viewGeneration(of: "tagging") == 1)
+        try await Self.fill(store, count: 50, streams: 5, seed: 12)
+        let check = try ProjectionRebuild.run(store)
+        #expect(check.events == (try store.lastPosition()) && check.differences.isEmpty)
+    }
+
     @Test("a fold that breaks key order fails the rebuild with a clear error, and the live view stays")
     func misorderedFold() async throws {
         let dir = TemporaryDirectory()
