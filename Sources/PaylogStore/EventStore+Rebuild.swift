@@ -101,7 +101,7 @@ extension EventStore {
         guard snapshot > 0, let green = databases.views.sets(of: projection.name).green else { return }
         let view = ProjectionDatabases(byName: green.databases)
         let build = StreamOrderBuild(
-            projection, snapshot: snapshot, scratchDirectory: scratchDirectory(projection), sortMemory: sortMemory,
+            snapshot: snapshot, scratchDirectory: scratchDirectory(projection), sortMemory: sortMemory,
             mappedBudget: mappedMemoryLimit)
         defer { build.sorter.close() }
         let environment = environment
@@ -155,8 +155,7 @@ extension EventStore {
         let view = ProjectionDatabases(byName: green.databases)
         let snapshot = try environment.read { txn in try ChainHead.load(txn, databases).position }
         guard snapshot > 0 else { return }
-        let build = StreamOrderBuild(
-            projection, snapshot: snapshot, scratchDirectory: scratchDirectory(projection, environment: environment))
+        let build = StreamOrderBuild(snapshot: snapshot, scratchDirectory: scratchDirectory(projection, environment: environment))
         defer { build.sorter.close() }
         while let plan = try build.nextPlan(environment, databases, maximumEvents: min(chunk, StreamOrderBuild.largestBatch)) {
             let folded = try StreamOrderBuild.fold(plan, projection, environment, databases, mappedBudget: nil)

@@ -28,6 +28,8 @@ final class IndexRowSorter {
         private var arena: [UInt8] = []
         private var index = 0
         private let file: UnsafeMutablePointer<FILE>?
+        /// One row's header, read into the same buffer for every row of a run file.
+        private var header = [UInt8](repeating: 0, count: IndexRowSorter.headerSize)
         private(set) var current: (database: UInt16, position: UInt64, key: [UInt8], value: [UInt8])?
 
         init(entries: [Entry], arena: [UInt8]) throws {
@@ -47,7 +49,6 @@ final class IndexRowSorter {
 
         func advance() throws {
             if let file {
-                var header = [UInt8](repeating: 0, count: IndexRowSorter.headerSize)
                 let read = fread(&header, 1, header.count, file)
                 if read == 0 && feof(file) != 0 { current = nil; return }
                 guard read == header.count else { throw IndexRowSorter.failure("read a run file (truncated header)") }
@@ -84,8 +85,6 @@ final class IndexRowSorter {
     private let memoryLimit: Int
     private let directory: String
 
-    /// Rows added so far.
-    private(set) var added = 0
     /// How many run files were spilled.
     var spills: Int { runPaths.count }
 
@@ -114,7 +113,6 @@ final class IndexRowSorter {
             position: row.position))
         arena.append(contentsOf: row.key)
         arena.append(contentsOf: row.value)
-        added += 1
         if arena.count + entries.count * MemoryLayout<Entry>.stride >= memoryLimit { try spill() }
     }
 

@@ -21,9 +21,6 @@ public struct ProtoWireWriter: Sendable {
         bytes.reserveCapacity(capacity)
     }
 
-    /// How many bytes were written.
-    public var count: Int { bytes.count }
-
     /// One raw byte.
     public mutating func byte(_ value: UInt8) {
         bytes.append(value)

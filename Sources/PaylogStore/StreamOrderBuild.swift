@@ -18,7 +18,6 @@ final class StreamOrderBuild {
     static let largestBatch = 8_192
     /// Events folded between two looks at the resident file-backed memory, when there is a budget.
     static let releaseCheckInterval = 512
-    let projection: any StreamFoldingProjection
     /// The last position folded: the log's head when the build began.
     let snapshot: UInt64
     /// Events folded so far.
@@ -30,10 +29,9 @@ final class StreamOrderBuild {
     let mappedBudget: Int?
 
     init(
-        _ projection: any StreamFoldingProjection, snapshot: UInt64, scratchDirectory: String, sortMemory: Int = 48 << 20,
+        snapshot: UInt64, scratchDirectory: String, sortMemory: Int = 48 << 20,
         mappedBudget: Int? = nil
     ) {
-        self.projection = projection
         self.mappedBudget = mappedBudget
         self.snapshot = snapshot
         // Runs left by a rebuild that crashed are of no use: start clean.
