@@ -337,9 +337,11 @@ public final class EventStore: Sendable {
         return nil
     }
 
-    /// Runs `body` in a read transaction with the inline projections' databases: how views are queried.
+    /// Runs `body` in a read transaction with the inline projections' databases: how views are queried. The
+    /// databases are those live in the transaction's snapshot, so a view swapped in by a rebuild meanwhile is
+    /// never read half-built, and the view read always agrees with the log read in the same transaction.
     public func readViews<R>(_ body: (borrowing Transaction, ProjectionDatabases) throws -> R) throws -> R {
-        try environment.read { txn in try body(txn, databases.views.active()) }
+        try environment.read { txn in try body(txn, try databases.views.live(in: txn, meta: databases.meta)) }
     }
 
     /// Opens every inline projection's views and brings them up to the head: the live view from its checkpoint

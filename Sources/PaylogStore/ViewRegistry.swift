@@ -10,13 +10,31 @@ final class ViewRegistry: Sendable {
         var databases: [String: Database]
     }
 
-    private let state = Mutex<(active: [String: ViewSet], green: [String: ViewSet])>(([:], [:]))
+    /// `known` holds every generation registered in this process: a retired generation's databases stay in the
+    /// file (and its handles valid) until the next open, and a reader whose snapshot predates a swap still needs them.
+    private let state = Mutex<(active: [String: ViewSet], green: [String: ViewSet], known: [String: [UInt64: ViewSet]])>(
+        ([:], [:], [:]))
 
     static func physicalName(_ logical: String, generation: UInt64) -> String {
         generation == 0 ? logical : "\(logical)#\(generation)"
     }
 
-    /// The live views of every projection, for readers and the writer.
+    /// The views live in `txn`'s snapshot: for each projection, the generation its checkpoint names there. A
+    /// reader must use this rather than ``active()``: a swap committed after its snapshot was taken would
+    /// otherwise hand it the new generation as it stood before it caught up (or the old one after it stopped).
+    func live(in txn: borrowing Transaction, meta: Database) throws -> ProjectionDatabases {
+        let (active, known) = state.withLock { ($0.active, $0.known) }
+        var byName: [String: Database] = [:]
+        for (projection, set) in active {
+            let generation = try ProjectionCheckpoint.load(projection, txn, meta)?.generation ?? set.generation
+            let chosen = known[projection]?[generation] ?? set
+            byName.merge(chosen.databases) { first, _ in first }
+        }
+        return ProjectionDatabases(byName: byName)
+    }
+
+    /// The live views of every projection, for the writer thread (which alone swaps them, so they cannot change
+    /// under it).
     func active() -> ProjectionDatabases {
         state.withLock { value in
             var byName: [String: Database] = [:]
@@ -30,8 +48,19 @@ final class ViewRegistry: Sendable {
         state.withLock { ($0.active[projection], $0.green[projection]) }
     }
 
-    func setActive(_ projection: String, _ set: ViewSet) { state.withLock { $0.active[projection] = set } }
-    func setGreen(_ projection: String, _ set: ViewSet?) { state.withLock { $0.green[projection] = set } }
+    func setActive(_ projection: String, _ set: ViewSet) {
+        state.withLock { value in
+            value.active[projection] = set
+            value.known[projection, default: [:]][set.generation] = set
+        }
+    }
+
+    func setGreen(_ projection: String, _ set: ViewSet?) {
+        state.withLock { value in
+            value.green[projection] = set
+            if let set { value.known[projection, default: [:]][set.generation] = set }
+        }
+    }
 
     /// Makes the green view live. Call only after the transaction that moved the checkpoint has committed.
     func promote(_ projection: String) {
