@@ -28,6 +28,8 @@ public enum EventStoreError: Error, Sendable, Equatable, CustomStringConvertible
     case unsupportedFormat(found: UInt32, supported: UInt32)
     /// A view rebuild could not write what a projection produced; the live view is untouched.
     case rebuildFailed(projection: String, reason: String)
+    /// An inline projection refused an event of the append (its `apply` threw). Nothing of the append was written.
+    case projectionRefused(projection: String, eventID: UUID, reason: String)
 
     /// `error` as an event-store error: itself, a storage error for LMDB's, or a storage error describing it.
     static func wrapping(_ error: any Error) -> EventStoreError {
@@ -71,6 +73,9 @@ public enum EventStoreError: Error, Sendable, Equatable, CustomStringConvertible
         case .rebuildFailed(let projection, let reason):
             return "Rebuilding the \(projection) view failed: \(reason). The live view is untouched and the log is "
                 + "unchanged; this is a bug in the projection — report it with the output of `paylog replay`."
+        case .projectionRefused(let projection, let eventID, let reason):
+            return "The \(projection) view refused event \(eventID): \(reason). Nothing of the append was written; "
+                + "check that the event's type and payload are ones this build's projections know."
         }
     }
 }

@@ -3,11 +3,16 @@ import LMDBKit
 
 /// The one thread that owns every write transaction of an event store.
 ///
-/// Appends from any number of tasks queue here. The thread takes everything queued, runs each append in its
-/// own nested transaction inside one write transaction (so each keeps its own expected-version check and its
-/// own success or failure), commits once with fsync, then answers every caller: group commit. While one
-/// commit is on its way to disk, the next group gathers, so no caller waits for more than the commit in
-/// flight plus its own.
+/// Appends from any number of tasks queue here. The thread takes everything queued, runs each append inside
+/// one write transaction (each keeps its own expected-version check and its own success or failure), commits
+/// once with fsync, then answers every caller: group commit. While one commit is on its way to disk, the next
+/// group gathers, so no caller waits for more than the commit in flight plus its own.
+///
+/// Appends share the transaction without nested transactions (a nested LMDB transaction allocates its own page
+/// lists and copies every page it touches: most of a one-event append's CPU time). An append is refused by its
+/// checks (idempotency, expected version) before it writes anything, so a refusal leaves nothing behind. A
+/// failure after it began writing (a projection refusing its event) aborts the whole transaction; the group then
+/// runs again without that append, which alone gets the error.
 final class Writer: @unchecked Sendable {
     private let environment: Environment
     private let databases: StoreDatabases
@@ -96,32 +101,24 @@ final class Writer: @unchecked Sendable {
     /// Appends a group in one durable write transaction and answers each caller.
     private func commit(_ group: [AppendRequest]) {
         var outcomes: [Result<AppendResult, EventStoreError>] = []
-        do {
-            // The closure may run again after a map growth, so it derives everything from the transaction.
-            outcomes = try environment.write { txn in
-                var results: [Result<AppendResult, EventStoreError>] = []
-                results.reserveCapacity(group.count)
-                var head = try ChainHead.load(txn, databases)
-                let recordedAt = Timestamp.now()
-                for request in group {
-                    do {
-                        let (result, newHead) = try txn.nested { child in
-                            try Writer.append(request, in: child, databases: databases, head: head, recordedAt: recordedAt)
-                        }
-                        head = newHead
-                        results.append(.success(result))
-                    } catch let error as EventStoreError {
-                        results.append(.failure(error))
-                    }
+        // Appends that failed after they began writing: the group runs again without them.
+        var failedLate: [Int: EventStoreError] = [:]
+        while true {
+            do {
+                outcomes = try environment.write { txn in
+                    try Writer.appendGroup(group, skipping: failedLate, in: txn, databases: databases)
                 }
-                return results
+            } catch let late as LateAppendFailure {
+                failedLate[late.index] = late.error
+                continue
+            } catch let error as LMDBError {
+                outcomes = Array(repeating: .failure(.storage(error)), count: group.count)
+            } catch let error as EventStoreError {
+                outcomes = Array(repeating: .failure(error), count: group.count)
+            } catch {
+                outcomes = Array(repeating: .failure(.storage(.lmdb(code: -1, operation: "\(error)"))), count: group.count)
             }
-        } catch let error as LMDBError {
-            outcomes = Array(repeating: .failure(.storage(error)), count: group.count)
-        } catch let error as EventStoreError {
-            outcomes = Array(repeating: .failure(error), count: group.count)
-        } catch {
-            outcomes = Array(repeating: .failure(.storage(.lmdb(code: -1, operation: "\(error)"))), count: group.count)
+            break
         }
         statistics.record(groupSize: group.count)
         for (request, outcome) in zip(group, outcomes) {
@@ -129,14 +126,65 @@ final class Writer: @unchecked Sendable {
         }
     }
 
-    /// Appends one request inside `txn`. Throws ``EventStoreError`` for the caller's mistakes (the nested
-    /// transaction is then aborted alone) and ``LMDBError`` for storage failures (the whole group fails).
+    /// Appends each request of `group` in `txn`, except those in `skipping` (answered with their error).
+    /// Throws ``LateAppendFailure`` when an append fails after it began writing: the caller aborts `txn`.
+    static func appendGroup(
+        _ group: [AppendRequest], skipping failedLate: [Int: EventStoreError], in txn: borrowing Transaction,
+        databases: StoreDatabases
+    ) throws -> [Result<AppendResult, EventStoreError>] {
+        var results: [Result<AppendResult, EventStoreError>] = []
+        results.reserveCapacity(group.count)
+        var head = try ChainHead.load(txn, databases)
+        let recordedAt = Timestamp.now()
+        for (index, request) in group.enumerated() {
+            if let error = failedLate[index] {
+                results.append(.failure(error))
+                continue
+            }
+            let plan: AppendPlan
+            do {
+                plan = try Writer.plan(request, in: txn, databases: databases)
+            } catch let error as EventStoreError {
+                results.append(.failure(error))
+                continue
+            }
+            switch plan {
+            case .alreadyRecorded(let result):
+                results.append(.success(result))
+            case .write(let currentVersion):
+                do {
+                    let (result, newHead) = try Writer.write(
+                        request, after: currentVersion, in: txn, databases: databases, head: head, recordedAt: recordedAt)
+                    head = newHead
+                    results.append(.success(result))
+                } catch let error as LMDBError {
+                    throw error
+                } catch {
+                    throw LateAppendFailure(index: index, error: .wrapping(error))
+                }
+            }
+        }
+        return results
+    }
+
+    /// Appends one request inside `txn`: its checks, then its writes. Throws ``EventStoreError`` for the
+    /// caller's mistakes and ``LMDBError`` for storage failures. When it throws after its checks passed, `txn`
+    /// holds part of its writes: the caller must abort `txn` (or run it in a nested transaction).
     static func append(
         _ request: AppendRequest, in txn: borrowing Transaction, databases: StoreDatabases,
         head: ChainHead, recordedAt: Timestamp
     ) throws -> (AppendResult, ChainHead) {
+        switch try plan(request, in: txn, databases: databases) {
+        case .alreadyRecorded(let result): return (result, head)
+        case .write(let currentVersion):
+            return try write(request, after: currentVersion, in: txn, databases: databases, head: head, recordedAt: recordedAt)
+        }
+    }
+
+    /// The checks of an append, which write nothing: idempotency (ids already stored with the same content
+    /// return the original positions) and optimistic concurrency.
+    static func plan(_ request: AppendRequest, in txn: borrowing Transaction, databases: StoreDatabases) throws -> AppendPlan {
         let streamID = request.streamID
-        // 1. Idempotency: ids already stored with the same content return the original positions.
         var storedPositions: [UInt64] = []
         var firstKnown: UUID?
         for event in request.events {
@@ -151,15 +199,23 @@ final class Writer: @unchecked Sendable {
                     eventID: firstKnown,
                     reason: "\(storedPositions.count) of the append's \(request.events.count) events are already recorded")
             }
-            return (try alreadyRecorded(request, positions: storedPositions, in: txn, databases: databases), head)
+            return .alreadyRecorded(try alreadyRecorded(request, positions: storedPositions, in: txn, databases: databases))
         }
-        // 2. Optimistic concurrency.
-        let headKey = StoreKeys.streamHead(streamID)
-        let currentVersion = try txn.value(for: headKey, in: databases.heads).map { StoreKeys.readUInt64($0) } ?? 0
+        let currentVersion = try txn.value(for: StoreKeys.streamHead(streamID), in: databases.heads)
+            .map { StoreKeys.readUInt64($0) } ?? 0
         guard request.expected.accepts(actual: currentVersion) else {
             throw EventStoreError.wrongExpectedVersion(stream: streamID, expected: request.expected, actual: currentVersion)
         }
-        // 3. Write each event, extending the hash chain.
+        return .write(currentVersion: currentVersion)
+    }
+
+    /// The writes of an append whose checks passed: each event's record and index entries, extending the hash
+    /// chain, the inline projections, the stream's head and the chain head.
+    static func write(
+        _ request: AppendRequest, after currentVersion: UInt64, in txn: borrowing Transaction,
+        databases: StoreDatabases, head: ChainHead, recordedAt: Timestamp
+    ) throws -> (AppendResult, ChainHead) {
+        let streamID = request.streamID
         var chain = head
         var version = currentVersion
         for event in request.events {
@@ -176,7 +232,9 @@ final class Writer: @unchecked Sendable {
                 try applyProjections(recorded, in: txn, databases: databases)
             }
         }
-        try txn.put(StoreKeys.bigEndian(version) + StoreKeys.bigEndian(chain.position), for: headKey, in: databases.heads)
+        try txn.put(
+            StoreKeys.bigEndian(version) + StoreKeys.bigEndian(chain.position), for: StoreKeys.streamHead(streamID),
+            in: databases.heads)
         try chain.save(txn, databases)
         return (
             AppendResult(
@@ -199,21 +257,36 @@ final class Writer: @unchecked Sendable {
 
     /// Applies `event` to every inline projection's live view and advances its checkpoint; also to a green view
     /// being rebuilt when that has caught up to just before `event` (otherwise its catch-up will reach it).
+    /// A projection's own errors become ``EventStoreError/projectionRefused(projection:eventID:reason:)``.
     static func applyProjections(_ event: RecordedEvent, in txn: borrowing Transaction, databases: StoreDatabases) throws {
         for projection in databases.projections {
-            let (active, green) = databases.views.sets(of: projection.name)
-            if let active {
-                try projection.apply(event, in: txn, databases: ProjectionDatabases(byName: active.databases))
-                try ProjectionCheckpoint(version: projection.version, position: event.position, generation: active.generation)
-                    .save(projection.name, txn, databases.meta)
+            do {
+                try applyProjection(projection, event, in: txn, databases: databases)
+            } catch let error as LMDBError {
+                throw error
+            } catch let error as EventStoreError {
+                throw error
+            } catch {
+                throw EventStoreError.projectionRefused(projection: projection.name, eventID: event.id, reason: "\(error)")
             }
-            if let green, var checkpoint = try ProjectionCheckpoint.load(projection.name, txn, databases.meta, green: true),
-                checkpoint.position == event.position - 1
-            {
-                try projection.apply(event, in: txn, databases: ProjectionDatabases(byName: green.databases))
-                checkpoint.position = event.position
-                try checkpoint.save(projection.name, txn, databases.meta, green: true)
-            }
+        }
+    }
+
+    private static func applyProjection(
+        _ projection: any InlineProjection, _ event: RecordedEvent, in txn: borrowing Transaction, databases: StoreDatabases
+    ) throws {
+        let (active, green) = databases.views.sets(of: projection.name)
+        if let active {
+            try projection.apply(event, in: txn, databases: ProjectionDatabases(byName: active.databases))
+            try ProjectionCheckpoint(version: projection.version, position: event.position, generation: active.generation)
+                .save(projection.name, txn, databases.meta)
+        }
+        if let green, var checkpoint = try ProjectionCheckpoint.load(projection.name, txn, databases.meta, green: true),
+            checkpoint.position == event.position - 1
+        {
+            try projection.apply(event, in: txn, databases: ProjectionDatabases(byName: green.databases))
+            checkpoint.position = event.position
+            try checkpoint.save(projection.name, txn, databases.meta, green: true)
         }
     }
 

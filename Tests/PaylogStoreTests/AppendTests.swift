@@ -132,6 +132,55 @@ struct AppendTests {
         store.close()
     }
 
+    @Test("an append a projection refuses after it began writing fails alone; the rest of its group commits")
+    func lateFailureIsolatedInGroup() async throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        let store = try EventStore(path: dir.path, projections: [RefusingProjection()])
+        // Every fifth append carries a poisoned event, in third place of three, so the projection has applied
+        // two of its events (and the writer written their records) before it refuses.
+        let outcomes = await withTaskGroup(of: (Int, String).self) { group in
+            for task in 0..<60 {
+                group.addTask {
+                    let poisoned = task % 5 == 0
+                    let events = [
+                        StoreFixtures.event("Tick", "\(task)-a"), StoreFixtures.event("Tick", "\(task)-b"),
+                        StoreFixtures.event(poisoned ? "Poison" : "Tick", "\(task)-c"),
+                    ]
+                    do throws(EventStoreError) {
+                        _ = try await store.append(events, to: "stream-\(task)")
+                        return (task, "appended")
+                    } catch {
+                        // The refusal names the projection and the poisoned event.
+                        if case .projectionRefused(let projection, let eventID, let reason) = error,
+                            projection == "refusing", eventID == events[2].id, reason.contains("Refusal")
+                        {
+                            return (task, "refused")
+                        }
+                        return (task, "failed: \(error)")
+                    }
+                }
+            }
+            return await group.reduce(into: [Int: String]()) { $0[$1.0] = $1.1 }
+        }
+        #expect(outcomes.count == 60)
+        for (task, outcome) in outcomes { #expect(outcome == (task % 5 == 0 ? "refused" : "appended"), "task \(task)") }
+        // The groups really shared commits, so refusals happened inside groups with other appends.
+        #expect(store.writerStatistics.largestGroup > 1)
+        #expect(try store.lastPosition() == 48 * 3)
+        #expect(try store.read(from: 1, limit: 1_000).map(\.position) == Array(1...144))
+        #expect(try RefusingProjection.applied(store) == 144)
+        #expect(try store.read(from: 1, limit: 1_000).allSatisfy { $0.type == "Tick" })
+        for task in stride(from: 0, to: 60, by: 5) {
+            #expect(try store.readStream("stream-\(task)").isEmpty)
+        }
+        #expect(try store.verifyChain().isIntact)
+        // The poisoned streams are still free: a clean append to one starts at version 1.
+        let retry = try await store.append([StoreFixtures.event()], to: "stream-0", expecting: .noStream)
+        #expect(retry.versions == 1...1)
+        store.close()
+    }
+
     @Test("bad appends are rejected with a clear error: empty, bad stream id, duplicate id in one append")
     func badAppends() async throws {
         let dir = TemporaryDirectory()
