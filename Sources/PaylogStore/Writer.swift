@@ -6,7 +6,8 @@ import LMDBKit
 /// Appends from any number of tasks queue here. The thread takes everything queued, runs each append inside
 /// one write transaction (each keeps its own expected-version check and its own success or failure), commits
 /// once with fsync, then answers every caller: group commit. While one commit is on its way to disk, the next
-/// group gathers, so no caller waits for more than the commit in flight plus its own.
+/// group gathers, so no caller waits for more than the commit in flight plus its own — and at most half a commit
+/// more while the writer lets callers it has just answered join the next group (``CommitGathering``).
 ///
 /// Appends share the transaction without nested transactions (a nested LMDB transaction allocates its own page
 /// lists and copies every page it touches: most of a one-event append's CPU time). An append is refused by its
@@ -23,6 +24,9 @@ final class Writer: @unchecked Sendable {
     private var stopping = false
     /// Guarded by `condition`.
     private var stopped = false
+    /// Guarded by `condition`. Queue length at which an enqueue wakes the writer: 1, or more while it gathers
+    /// a group (see ``CommitGathering``).
+    private var gatherTarget = 1
     private let maximumGroup: Int
 
     /// Batch sizes of recent commits, for metrics.
@@ -58,7 +62,7 @@ final class Writer: @unchecked Sendable {
             return
         }
         queue.append(job)
-        condition.signal()
+        if queue.count >= gatherTarget { condition.signal() }
         condition.unlock()
     }
 
@@ -72,6 +76,7 @@ final class Writer: @unchecked Sendable {
     }
 
     private func run() {
+        var gathering = CommitGathering()
         while true {
             condition.lock()
             while queue.isEmpty && !stopping { condition.wait() }
@@ -87,14 +92,29 @@ final class Writer: @unchecked Sendable {
                 task()
                 continue
             }
-            // Take the appends at the head of the queue, up to a task.
-            var group: [AppendRequest] = []
-            while group.count < maximumGroup, case .append(let request)? = queue.first {
-                group.append(request)
-                queue.removeFirst()
+            if !stopping, case .wait(let count, let seconds) = gathering.decide(queued: queue.count, maximumGroup: maximumGroup) {
+                let deadline = Date(timeIntervalSinceNow: seconds)
+                gatherTarget = count
+                while queue.count < count && !stopping {
+                    if !condition.wait(until: deadline) { break }
+                }
+                gatherTarget = 1
             }
+            // Take the appends at the head of the queue, up to a task.
+            var taken = 0
+            while taken < min(queue.count, maximumGroup), case .append = queue[taken] { taken += 1 }
+            let group = queue[..<taken].map { job -> AppendRequest in
+                guard case .append(let request) = job else { preconditionFailure("only appends were taken") }
+                return request
+            }
+            queue.removeFirst(taken)
             condition.unlock()
+            let start = DispatchTime.now().uptimeNanoseconds
             commit(group)
+            let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+            condition.lock()
+            gathering.committed(answered: group.count, queuedMeanwhile: queue.count, seconds: seconds)
+            condition.unlock()
         }
     }
 
