@@ -109,9 +109,11 @@ public final class EventStore: Sendable {
     ) throws(EventStoreError) -> (streamID: String, events: [NewEvent], expected: ExpectedVersion) {
         if let problem = StoreKeys.problem(with: streamID) { throw .invalidStreamID(streamID, reason: problem) }
         guard !events.isEmpty else { throw .emptyAppend(stream: streamID) }
-        var seen = Set<UUID>()
-        for event in events where !seen.insert(event.id).inserted {
-            throw .duplicateEventInAppend(eventID: event.id)
+        if events.count > 1 {
+            var seen = Set<UUID>(minimumCapacity: events.count)
+            for event in events where !seen.insert(event.id).inserted {
+                throw .duplicateEventInAppend(eventID: event.id)
+            }
         }
         return (streamID, events, expected)
     }

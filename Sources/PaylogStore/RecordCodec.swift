@@ -22,7 +22,7 @@ enum RecordCodec {
         writer.byte(StoreKeys.recordFormatByte)
         writer.raw(StoreKeys.genesisHash)  // the hash's place, filled in below
         writer.tag(1, .lengthDelimited)
-        writer.lengthDelimited(StoreKeys.eventID(event.id))
+        withUnsafeBytes(of: event.id.uuid) { writer.lengthDelimited($0) }
         string(2, streamID, &writer)
         varint(3, version, &writer)
         varint(4, position, &writer)
@@ -38,7 +38,7 @@ enum RecordCodec {
         string(11, event.actor, &writer)
         if !event.payload.isEmpty {
             writer.tag(12, .lengthDelimited)
-            writer.lengthDelimited(event.payload)
+            event.payload.withUnsafeBytes { writer.lengthDelimited($0) }
         }
         let hash = writer.bytes.withUnsafeBytes { value in
             chainHash(previous: previous, record: UnsafeRawBufferPointer(rebasing: value[headerSize...]))
@@ -64,7 +64,7 @@ enum RecordCodec {
         var hasher = SHA256()
         hasher.update(data: previous)
         hasher.update(bufferPointer: record)
-        return Array(hasher.finalize())
+        return hasher.finalize().withUnsafeBytes { Array($0) }
     }
 
     /// Decodes a stored value read at `position`.

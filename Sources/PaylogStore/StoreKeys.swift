@@ -37,10 +37,11 @@ enum StoreKeys {
 
     /// `streams` key: stream id bytes, a NUL separator, then the version big-endian.
     static func stream(_ streamID: String, version: UInt64) -> [UInt8] {
-        var key = Array(streamID.utf8)
-        key.reserveCapacity(key.count + 9)
+        var key: [UInt8] = []
+        key.reserveCapacity(streamID.utf8.count + 9)
+        key.append(contentsOf: streamID.utf8)
         key.append(0)
-        key.append(contentsOf: bigEndian(version))
+        withUnsafeBytes(of: version.bigEndian) { key.append(contentsOf: $0) }
         return key
     }
 
