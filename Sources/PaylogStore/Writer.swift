@@ -17,7 +17,7 @@ import LMDBKit
 final class Writer: @unchecked Sendable {
     private let environment: Environment
     private let databases: StoreDatabases
-    private let condition = NSCondition()
+    private let condition = MonotonicCondition()
     /// Guarded by `condition`.
     private var queue: [WriterJob] = []
     /// Guarded by `condition`.
@@ -93,10 +93,10 @@ final class Writer: @unchecked Sendable {
                 continue
             }
             if !stopping, case .wait(let count, let seconds) = gathering.decide(queued: queue.count, maximumGroup: maximumGroup) {
-                let deadline = Date(timeIntervalSinceNow: seconds)
+                let deadline = MonotonicCondition.now() + UInt64(seconds * 1e9)
                 gatherTarget = count
                 while queue.count < count && !stopping {
-                    if !condition.wait(until: deadline) { break }
+                    if !condition.wait(untilNanoseconds: deadline) { break }
                 }
                 gatherTarget = 1
             }
@@ -109,9 +109,9 @@ final class Writer: @unchecked Sendable {
             }
             queue.removeFirst(taken)
             condition.unlock()
-            let start = DispatchTime.now().uptimeNanoseconds
+            let start = MonotonicCondition.now()
             commit(group)
-            let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+            let seconds = Double(MonotonicCondition.now() - start) / 1e9
             condition.lock()
             gathering.committed(answered: group.count, queuedMeanwhile: queue.count, seconds: seconds)
             condition.unlock()
