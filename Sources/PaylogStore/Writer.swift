@@ -101,13 +101,12 @@ final class Writer: @unchecked Sendable {
                 gatherTarget = 1
             }
             // Take the appends at the head of the queue, up to a task.
-            var taken = 0
-            while taken < min(queue.count, maximumGroup), case .append = queue[taken] { taken += 1 }
-            let group = queue[..<taken].map { job -> AppendRequest in
-                guard case .append(let request) = job else { preconditionFailure("only appends were taken") }
-                return request
+            var group: [AppendRequest] = []
+            for job in queue.prefix(maximumGroup) {
+                guard case .append(let request) = job else { break }
+                group.append(request)
             }
-            queue.removeFirst(taken)
+            queue.removeFirst(group.count)
             condition.unlock()
             let start = MonotonicCondition.now()
             commit(group)
