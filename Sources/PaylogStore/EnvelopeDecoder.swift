@@ -9,7 +9,7 @@ import Foundation
 /// accepts and refuses exactly what SwiftProtobuf does, on random, reordered, extended and damaged records.
 enum EnvelopeDecoder {
     /// Decodes `record` (the protobuf bytes after the stored value's header); `hash` is the header's hash.
-    static func decode(_ record: UnsafeRawBufferPointer, hash: [UInt8]) throws(ProtoWireReader.Failure) -> RecordedEvent {
+    static func decode(_ record: UnsafeRawBufferPointer, hash: ChainDigest) throws(ProtoWireReader.Failure) -> RecordedEvent {
         var reader = ProtoWireReader(record)
         var id: UUID?
         var streamID = ""

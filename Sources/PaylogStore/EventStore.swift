@@ -282,7 +282,7 @@ public final class EventStore: Sendable {
     /// stored head. `progress` gets (events checked, head position) after each page.
     public func verifyChain(progress: ((UInt64, UInt64) -> Void)? = nil) throws(EventStoreError) -> ChainReport {
         let head = try reading { txn in try ChainHead.load(txn, databases) }
-        var previous = StoreKeys.genesisHash
+        var previous = ChainDigest.genesis
         var expected: UInt64 = 1
         var checked: UInt64 = 0
         var broken: (UInt64, String)?
@@ -297,7 +297,7 @@ public final class EventStore: Sendable {
                     broken = (position, problem)
                     return false
                 }
-                previous = Array(value[1..<RecordCodec.headerSize])
+                previous = ChainDigest(unchecked: UnsafeRawBufferPointer(rebasing: value[1..<RecordCodec.headerSize]))
                 expected = position + 1
                 checked += 1
                 return true
@@ -316,7 +316,7 @@ public final class EventStore: Sendable {
             eventsChecked: checked, lastPosition: head.position, firstBrokenPosition: broken?.0, problem: broken?.1)
     }
 
-    static func chainProblem(position: UInt64, expected: UInt64, value: UnsafeRawBufferPointer, previous: [UInt8]) -> String? {
+    static func chainProblem(position: UInt64, expected: UInt64, value: UnsafeRawBufferPointer, previous: ChainDigest) -> String? {
         if position != expected {
             return position > expected
                 ? "positions \(expected)…\(position - 1) are missing"
@@ -327,7 +327,7 @@ public final class EventStore: Sendable {
         }
         let record = UnsafeRawBufferPointer(rebasing: value[RecordCodec.headerSize...])
         let hash = RecordCodec.chainHash(previous: previous, record: record)
-        guard hash.elementsEqual(value[1..<RecordCodec.headerSize]) else {
+        guard hash.matches(UnsafeRawBufferPointer(rebasing: value[1..<RecordCodec.headerSize])) else {
             return "the record's bytes or hash were changed (SHA-256 does not match)"
         }
         do {

@@ -71,12 +71,12 @@ public struct ExportLine: Sendable, Hashable, Codable {
             let start = hash.index(hash.startIndex, offsetBy: offset)
             return UInt8(hash[start..<hash.index(start, offsetBy: min(2, hash.count - offset))], radix: 16)
         }
-        guard hash.count == 64, hashBytes.count == 32 else {
+        guard hash.count == 64, let digest = ChainDigest(bytes: hashBytes) else {
             throw .importMismatch(position: position, reason: "hash is not 64 hexadecimal digits")
         }
         return RecordedEvent(
             id: uuid, streamID: stream, version: version, position: position, type: type, schemaVersion: schemaVersion,
             recordedAt: Timestamp(microseconds: recordedAtUs), observedAt: observedAtUs.map(Timestamp.init(microseconds:)),
-            correlationID: correlationID, causationID: causationID, actor: actor, payload: payload, hash: hashBytes)
+            correlationID: correlationID, causationID: causationID, actor: actor, payload: payload, hash: digest)
     }
 }

@@ -14,13 +14,13 @@ enum RecordCodec {
     /// defaults left out, `observed_at_us` present whenever set), so imports recompute the same hashes and any
     /// protobuf library reads the records; `RecordCodecTests` hold it to SwiftProtobuf.
     static func storedValue(
-        _ event: NewEvent, streamID: String, version: UInt64, position: UInt64, recordedAt: Timestamp, previous: [UInt8]
-    ) -> (value: [UInt8], hash: [UInt8]) {
+        _ event: NewEvent, streamID: String, version: UInt64, position: UInt64, recordedAt: Timestamp, previous: ChainDigest
+    ) -> (value: [UInt8], hash: ChainDigest) {
         var writer = ProtoWireWriter(
             capacity: headerSize + 96 + streamID.utf8.count + event.type.utf8.count + event.correlationID.utf8.count
                 + event.causationID.utf8.count + event.actor.utf8.count + event.payload.count)
         writer.byte(StoreKeys.recordFormatByte)
-        writer.raw(StoreKeys.genesisHash)  // the hash's place, filled in below
+        ChainDigest.genesis.withUnsafeBytes { writer.raw($0) }  // the hash's place, filled in below
         writer.tag(1, .lengthDelimited)
         withUnsafeBytes(of: event.id.uuid) { writer.lengthDelimited($0) }
         string(2, streamID, &writer)
@@ -43,7 +43,7 @@ enum RecordCodec {
         let hash = writer.bytes.withUnsafeBytes { value in
             chainHash(previous: previous, record: UnsafeRawBufferPointer(rebasing: value[headerSize...]))
         }
-        writer.overwrite(at: 1, with: hash)
+        hash.withUnsafeBytes { writer.overwrite(at: 1, with: $0) }
         return (writer.bytes, hash)
     }
 
@@ -60,11 +60,11 @@ enum RecordCodec {
     }
 
     /// SHA-256 over the previous hash and the record bytes.
-    static func chainHash(previous: [UInt8], record: UnsafeRawBufferPointer) -> [UInt8] {
+    static func chainHash(previous: ChainDigest, record: UnsafeRawBufferPointer) -> ChainDigest {
         var hasher = SHA256()
-        hasher.update(data: previous)
+        previous.withUnsafeBytes { hasher.update(bufferPointer: $0) }
         hasher.update(bufferPointer: record)
-        return hasher.finalize().withUnsafeBytes { Array($0) }
+        return ChainDigest(hasher.finalize())
     }
 
     /// Decodes a stored value read at `position`.
@@ -77,7 +77,8 @@ enum RecordCodec {
         }
         do {
             return try EnvelopeDecoder.decode(
-                UnsafeRawBufferPointer(rebasing: value[headerSize...]), hash: Array(value[1..<headerSize]))
+                UnsafeRawBufferPointer(rebasing: value[headerSize...]),
+                hash: ChainDigest(unchecked: UnsafeRawBufferPointer(rebasing: value[1..<headerSize])))
         } catch {
             throw .corruptRecord(position: position, reason: "the record does not decode: \(error.reason)")
         }

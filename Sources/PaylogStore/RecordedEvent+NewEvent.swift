@@ -1,7 +1,7 @@
 extension RecordedEvent {
     /// The event as stored, from the caller's fields and the envelope the store assigned: what decoding the
     /// stored record would give, without decoding it.
-    init(_ event: NewEvent, streamID: String, version: UInt64, position: UInt64, recordedAt: Timestamp, hash: [UInt8]) {
+    init(_ event: NewEvent, streamID: String, version: UInt64, position: UInt64, recordedAt: Timestamp, hash: ChainDigest) {
         self.init(
             id: event.id, streamID: streamID, version: version, position: position, type: event.type,
             schemaVersion: event.schemaVersion, recordedAt: recordedAt, observedAt: event.observedAt,

@@ -27,8 +27,8 @@ public struct RecordedEvent: Sendable, Hashable {
     /// The encoded payload.
     public var payload: Data
     /// SHA-256 over the previous event's hash and this event's stored record bytes.
-    public var hash: [UInt8]
+    public var hash: ChainDigest
 
     /// The hash in lower-case hexadecimal.
-    public var hashHex: String { hash.map { String(format: "%02x", $0) }.joined() }
+    public var hashHex: String { hash.hex }
 }

@@ -13,8 +13,6 @@ enum StoreKeys {
     static let currentFormat: UInt32 = 1
     /// The first byte of every `events` value.
     static let recordFormatByte: UInt8 = 1
-    /// The hash that precedes position 1.
-    static let genesisHash = [UInt8](repeating: 0, count: 32)
 
     @inline(__always)
     static func bigEndian(_ value: UInt64) -> [UInt8] {

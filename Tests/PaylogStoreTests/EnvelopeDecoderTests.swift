@@ -36,7 +36,7 @@ struct EnvelopeDecoderTests {
     }
 
     /// What the store decoded before this decoder existed: SwiftProtobuf, then the same envelope checks.
-    private static func reference(_ bytes: [UInt8], hash: [UInt8]) -> RecordedEvent? {
+    private static func reference(_ bytes: [UInt8], hash: ChainDigest) -> RecordedEvent? {
         guard let record = try? Paylog_Store_V1_EventRecord(serializedBytes: bytes), record.eventID.count == 16 else {
             return nil
         }
@@ -50,14 +50,14 @@ struct EnvelopeDecoderTests {
             payload: record.payload, hash: hash)
     }
 
-    private static func decoded(_ bytes: [UInt8], hash: [UInt8]) -> RecordedEvent? {
+    private static func decoded(_ bytes: [UInt8], hash: ChainDigest) -> RecordedEvent? {
         bytes.withUnsafeBytes { try? EnvelopeDecoder.decode($0, hash: hash) }
     }
 
     @Test("every field round-trips exactly as SwiftProtobuf reads it")
     func roundTrip() throws {
         let next = Self.generator(seed: 1)
-        let hash = (0..<32).map { UInt8($0) }
+        let hash = try #require(ChainDigest(bytes: (0..<32).map { UInt8($0) }))
         for _ in 0..<2_000 {
             let record = Self.randomRecord(next)
             let bytes: [UInt8] = try record.serializedBytes()
@@ -71,7 +71,7 @@ struct EnvelopeDecoderTests {
     @Test("fields in any order, repeated fields and unknown fields and groups mean what protobuf says")
     func wireFlexibility() throws {
         let next = Self.generator(seed: 2)
-        let hash = [UInt8](repeating: 7, count: 32)
+        let hash = try #require(ChainDigest(bytes: [UInt8](repeating: 7, count: 32)))
         for _ in 0..<500 {
             let first: [UInt8] = try Self.randomRecord(next).serializedBytes()
             let second: [UInt8] = try Self.randomRecord(next).serializedBytes()
@@ -88,7 +88,7 @@ struct EnvelopeDecoderTests {
     @Test("damaged records are refused exactly when SwiftProtobuf refuses them, and never crash the reader")
     func damagedRecords() throws {
         let next = Self.generator(seed: 3)
-        let hash = [UInt8](repeating: 0, count: 32)
+        let hash = ChainDigest.genesis
         var refused = 0
         for round in 0..<3_000 {
             var bytes: [UInt8] = try Self.randomRecord(next).serializedBytes()
@@ -111,7 +111,7 @@ struct EnvelopeDecoderTests {
         func reason(_ bytes: [UInt8]) -> String? {
             bytes.withUnsafeBytes { buffer -> String? in
                 do {
-                    _ = try EnvelopeDecoder.decode(buffer, hash: [])
+                    _ = try EnvelopeDecoder.decode(buffer, hash: .genesis)
                     return nil
                 } catch let failure as ProtoWireReader.Failure {
                     return failure.reason

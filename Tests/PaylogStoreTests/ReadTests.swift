@@ -1,5 +1,6 @@
 import TestSupport
 import Foundation
+import LMDBKit
 import PaylogStore
 import Testing
 
@@ -47,6 +48,83 @@ struct ReadTests {
             return event.position < 20
         }
         #expect(stopped == Array(1...20))
+        store.close()
+    }
+
+    /// A store of 250 events (positions 1…250) appended ten at a time.
+    private static func populated(_ path: String) async throws -> EventStore {
+        let store = try EventStore(path: path)
+        for batch in 0..<25 {
+            _ = try await store.append((0..<10).map { StoreFixtures.event("T", "\(batch)-\($0)") }, to: "s\(batch % 3)")
+        }
+        return store
+    }
+
+    @Test("events appended while a paged read runs are delivered in order, once each")
+    func appendsDuringReadAhead() async throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        let store = try await Self.populated(dir.path)
+        var seen: [UInt64] = []
+        var appended = false
+        try store.forEach(from: 1, pageSize: 16) { event in
+            seen.append(event.position)
+            if event.position == 100 && !appended {
+                appended = true
+                for index in 0..<30 {
+                    _ = try store.appendBlocking([StoreFixtures.event("Late", "late \(index)")], to: "late")
+                }
+            }
+            return true
+        }
+        #expect(seen == Array(1...280))
+        store.close()
+    }
+
+    @Test("a record that does not decode ends the read at its position, after every event before it", arguments: [5, 20, 40, 250])
+    func corruptRecordInAPage(position: UInt64) async throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        try await Self.populated(dir.path).close()
+        let env = try Environment(path: dir.path)
+        let events = try env.openDatabase("events", create: false)
+        try env.write { txn in
+            // The format byte and a hash, then a protobuf tag with no field number: not an envelope.
+            try txn.put([1] + [UInt8](repeating: 0, count: 32) + [0x00, 0x01], for: withUnsafeBytes(of: position.bigEndian) { Array($0) }, in: events)
+        }
+        env.close()
+        let store = try EventStore(path: dir.path)
+        var seen: [UInt64] = []
+        do {
+            try store.forEach(pageSize: 16) { event in
+                seen.append(event.position)
+                return true
+            }
+            Issue.record("the read went past the damaged record at \(position)")
+        } catch {
+            guard let failure = error as? EventStoreError, case .corruptRecord(let at, _) = failure else {
+                Issue.record("expected corruptRecord, got \(error)")
+                return
+            }
+            #expect(at == position)
+        }
+        #expect(seen == Array(1..<position).map { UInt64($0) })
+        store.close()
+    }
+
+    @Test("stopping inside any page ends the read at that event; the store closes right after")
+    func stopInsideAPage() async throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        let store = try await Self.populated(dir.path)
+        for stop in [UInt64(20), 33, 200] {
+            var last: UInt64 = 0
+            try store.forEach(pageSize: 16) { event in
+                last = event.position
+                return event.position < stop
+            }
+            #expect(last == stop)
+        }
         store.close()
     }
 }
