@@ -16,6 +16,15 @@ struct Torture {
             FileHandle.standardError.write(Data("usage: paylog-torture append|fill STORE_DIR ACK_FILE SEED|BYTES\n".utf8))
             exit(2)
         }
+        // Die with the test that started us: a crashed or interrupted test run must not leave an appender
+        // running (one kept a core busy for minutes, skewing every measurement taken meanwhile). prctl's
+        // PR_SET_PDEATHSIG is variadic C, out of Swift's reach, so watch for being handed to another parent.
+        let parent = getppid()
+        let watcher = Thread {
+            while getppid() == parent { usleep(200_000) }
+            exit(4)
+        }
+        watcher.start()
         let ack = open(arguments[3], O_WRONLY | O_CREAT | O_APPEND, 0o644)
         guard ack >= 0 else { exit(3) }
         switch arguments[1] {
