@@ -12,7 +12,8 @@ struct ChainHead: Sendable, Hashable {
         guard bytes.count == 40 else {
             throw EventStoreError.corruptRecord(position: 0, reason: "the stored chain head is \(bytes.count) bytes, not 40")
         }
-        return ChainHead(position: StoreKeys.readUInt64(bytes), hash: bytes.withUnsafeBytes { ChainDigest(unchecked: UnsafeRawBufferPointer(rebasing: $0[8...])) })
+        let hash = bytes.withUnsafeBytes { ChainDigest(unchecked: UnsafeRawBufferPointer(rebasing: $0[8...])) }
+        return ChainHead(position: StoreKeys.readUInt64(bytes), hash: hash)
     }
 
     func save(_ txn: borrowing Transaction, _ databases: StoreDatabases) throws {

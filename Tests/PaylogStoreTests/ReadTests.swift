@@ -81,7 +81,9 @@ struct ReadTests {
         store.close()
     }
 
-    @Test("a record that does not decode ends the read at its position, after every event before it", arguments: [5, 20, 40, 250])
+    @Test(
+        "a record that does not decode ends the read at its position, after every event before it",
+        arguments: [5, 20, 40, 250])
     func corruptRecordInAPage(position: UInt64) async throws {
         let dir = TemporaryDirectory()
         defer { dir.remove() }
@@ -90,7 +92,8 @@ struct ReadTests {
         let events = try env.openDatabase("events", create: false)
         try env.write { txn in
             // The format byte and a hash, then a protobuf tag with no field number: not an envelope.
-            try txn.put([1] + [UInt8](repeating: 0, count: 32) + [0x00, 0x01], for: withUnsafeBytes(of: position.bigEndian) { Array($0) }, in: events)
+            let key = withUnsafeBytes(of: position.bigEndian) { Array($0) }
+            try txn.put([1] + [UInt8](repeating: 0, count: 32) + [0x00, 0x01], for: key, in: events)
         }
         env.close()
         let store = try EventStore(path: dir.path)
