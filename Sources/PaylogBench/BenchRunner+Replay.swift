@@ -4,8 +4,9 @@ import PaylogWorkflow
 extension BenchRunner {
     /// `replay`: rebuilds every projection of the shared payment log blue/green, as `paylog rebuild-views` does
     /// (``PaylogStore/EventStore/rebuildProjections(chunk:sortMemory:mappedMemoryLimit:progress:)`` with its
-    /// defaults, on the durable store: the status view stream by stream). One latency sample is one batch of
-    /// streams written (or one log-order chunk). The log is built before the clock starts.
+    /// defaults, on the durable store: the status view by folding each payment in memory). One latency sample is one
+    /// step: a page of the log read and folded, or a chunk of rows written. The log is built before the clock
+    /// starts.
     func replay() async throws(BenchError) -> BenchResult {
         let log = try await sharedPaymentLog()
         progress("replay: rebuilding every projection from \(log.events) events …")

@@ -24,7 +24,7 @@ public enum BenchScenario: String, Sendable, Hashable, CaseIterable, CustomStrin
         switch self {
         case .appendBatched: "one append of 1,000 events"
         case .appendConcurrent: "one append of 1 event, from submission to durable acknowledgement"
-        case .replay: "one rebuild chunk (one write transaction)"
+        case .replay: "one rebuild step (a page of the log read and folded, or a chunk of rows written)"
         case .scan: "one page of 10,000 events"
         case .loadStream: "one stream loaded and replayed to a version"
         case .ingest: "one observation line"

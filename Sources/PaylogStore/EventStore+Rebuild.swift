@@ -6,19 +6,20 @@ extension EventStore {
     /// live view keeps serving readers and keeps being updated; once the new view has caught up with the head,
     /// one transaction makes it live. Readers never see a half-built view.
     ///
-    /// A ``StreamFoldingProjection`` is first built stream by stream up to the head as it was when the rebuild
-    /// began (two batches of streams folded at once, rows appended in key order), then caught up in log order.
+    /// A ``StreamFoldingProjection`` is first built by folding its streams in memory during one log-order read up
+    /// to the head as it was when the rebuild began (two threads, each folding half of the streams; rows sorted,
+    /// then appended in key order), then caught up in log order.
     ///
     /// - Parameters:
     ///   - chunk: events folded or applied per turn of the writer.
-    ///   - sortMemory: bytes a stream-order build may hold of secondary-index rows before it sorts them into a
-    ///     run file inside the store directory (removed when the build ends).
-    ///   - mappedMemoryLimit: if set, a stream-order build releases the log's memory-mapped pages whenever the
-    ///     process's resident file-backed memory passes this many bytes. It bounds the resident set at a cost in
-    ///     speed (see Docs/performance.md); by default the pages stay mapped (they are reclaimable page cache).
+    ///   - sortMemory: bytes a stream-folding build may hold of rows before it sorts them into a run file inside
+    ///     the store directory (removed when the build ends).
+    ///   - mappedMemoryLimit: a stream-folding build releases the log's memory-mapped pages whenever the
+    ///     process's resident file-backed memory passes this many bytes (nil: never). The build reads the log
+    ///     front to back, so released pages are rarely needed again (see Docs/performance.md).
     ///   - progress: called after each turn with (position or events folded, head).
     public func rebuildProjections(
-        chunk: Int = 20_000, sortMemory: Int = 48 << 20, mappedMemoryLimit: Int? = nil,
+        chunk: Int = 20_000, sortMemory: Int = 48 << 20, mappedMemoryLimit: Int? = EventStore.defaultRebuildMappedLimit,
         progress: @escaping @Sendable (UInt64, UInt64) -> Void = { _, _ in }
     ) async throws {
         for projection in databases.projections {
@@ -26,7 +27,7 @@ extension EventStore {
                 try EventStore.startGreen(projection, environment: environment, databases: databases)
             }
             if let folding = projection as? any StreamFoldingProjection {
-                try await buildGreenInStreamOrder(
+                try await buildGreenByFolding(
                     folding, chunk: chunk, sortMemory: sortMemory, mappedMemoryLimit: mappedMemoryLimit, progress: progress)
             }
             while true {
@@ -37,6 +38,9 @@ extension EventStore {
             }
         }
     }
+
+    /// The resident file-backed memory above which a rebuild releases the log's mapped pages by default.
+    public static let defaultRebuildMappedLimit = 64 << 20
 
     /// The generation of databases holding `projection`'s live view (0 until its first rebuild).
     public func viewGeneration(of projection: String) -> UInt64? {
@@ -88,11 +92,11 @@ extension EventStore {
         return promoted
     }
 
-    /// Builds `projection`'s green view stream by stream up to the head as it is now (see ``StreamOrderBuild``)
-    /// and moves the green checkpoint there; the log-order catch-up applies what was appended meanwhile.
-    /// Folding the next batch of streams overlaps with the writer thread appending the previous batch's rows.
-    func buildGreenInStreamOrder(
-        _ projection: any StreamFoldingProjection, chunk: Int, sortMemory: Int, mappedMemoryLimit: Int?,
+    /// Builds `projection`'s green view by folding every stream in log order up to the head as it is now (see
+    /// ``LogOrderBuild``) and moves the green checkpoint there; the log-order catch-up applies what was appended
+    /// meanwhile. Merging the sorted rows overlaps with the writer thread appending the previous chunk of them.
+    func buildGreenByFolding<Projection: StreamFoldingProjection>(
+        _ projection: Projection, chunk: Int, sortMemory: Int, mappedMemoryLimit: Int?,
         progress: @escaping @Sendable (UInt64, UInt64) -> Void
     ) async throws {
         // With an empty log there is nothing to fold; skipping also keeps the green checkpoint where the writer
@@ -100,45 +104,27 @@ extension EventStore {
         let snapshot = try lastPosition()
         guard snapshot > 0, let green = databases.views.sets(of: projection.name).green else { return }
         let view = ProjectionDatabases(byName: green.databases)
-        let build = StreamOrderBuild(
-            snapshot: snapshot, scratchDirectory: scratchDirectory(projection), sortMemory: sortMemory,
+        let build = LogOrderBuild(
+            projection, snapshot: snapshot, scratchDirectory: scratchDirectory(projection), sortMemory: sortMemory,
             mappedBudget: mappedMemoryLimit)
-        defer { build.sorter.close() }
+        defer { build.close() }
         let environment = environment
         let name = projection.name
-        // Two folds in flight (one per core); their rows are taken, and written, in plan order.
-        var folds: [(StreamPlan, Task<ViewRows, any Error>)] = []
+        try await build.fold(environment, databases) { position in progress(position, snapshot) }
+        let sorter = build.merged()
         var pending: Task<Void, any Error>?
-        var planning = true
-        while planning || !folds.isEmpty {
-            let batch = min(chunk, StreamOrderBuild.largestBatch)
-            if planning, let plan = try build.nextPlan(environment, databases, maximumEvents: batch) {
-                let databases = databases
-                let budget = build.mappedBudget
-                folds.append((plan, Task.detached {
-                    try StreamOrderBuild.fold(plan, projection, environment, databases, mappedBudget: budget)
-                }))
-                if folds.count < 2 { continue }
-            } else {
-                planning = false
-            }
-            let (plan, fold) = folds.removeFirst()
-            let rows = try build.accept(try await fold.value, of: plan)
+        var written: UInt64 = 0
+        while true {
+            let rows = try sorter.next(chunk)
             try await pending?.value
+            if rows.isEmpty { break }
+            written += UInt64(rows.count)
             pending = Task {
                 try await self.onWriterThread {
-                    try environment.write { txn in try StreamOrderBuild.write(rows, projection: name, txn, view) }
+                    try environment.write { txn in try LogOrderBuild<Projection>.write(rows, projection: name, txn, view) }
                 }
             }
-            progress(build.folded, build.snapshot)
-        }
-        try await pending?.value
-        while true {
-            let rows = try build.sorter.next(chunk)
-            if rows.isEmpty { break }
-            try await onWriterThread {
-                try environment.write { txn in try StreamOrderBuild.write(rows, projection: name, txn, view) }
-            }
+            progress(snapshot, snapshot)
         }
         let checkpoint = ProjectionCheckpoint(version: projection.version, position: build.snapshot, generation: green.generation)
         try await onWriterThread { [databases] in
@@ -146,32 +132,31 @@ extension EventStore {
         }
     }
 
-    /// The same as ``buildGreenInStreamOrder(_:chunk:sortMemory:mappedMemoryLimit:progress:)``, without overlap:
+    /// The same as ``buildGreenByFolding(_:chunk:sortMemory:mappedMemoryLimit:progress:)``, without overlap:
     /// for the rebuild at open, before the writer thread exists.
-    static func buildGreenInStreamOrder(
-        _ projection: any StreamFoldingProjection, environment: Environment, databases: StoreDatabases, chunk: Int
+    static func buildGreenByFolding<Projection: StreamFoldingProjection>(
+        _ projection: Projection, environment: Environment, databases: StoreDatabases, chunk: Int
     ) throws {
         guard let green = databases.views.sets(of: projection.name).green else { return }
         let view = ProjectionDatabases(byName: green.databases)
         let snapshot = try environment.read { txn in try ChainHead.load(txn, databases).position }
         guard snapshot > 0 else { return }
-        let build = StreamOrderBuild(snapshot: snapshot, scratchDirectory: scratchDirectory(projection, environment: environment))
-        defer { build.sorter.close() }
-        while let plan = try build.nextPlan(environment, databases, maximumEvents: min(chunk, StreamOrderBuild.largestBatch)) {
-            let folded = try StreamOrderBuild.fold(plan, projection, environment, databases, mappedBudget: nil)
-            let rows = try build.accept(folded, of: plan)
-            try environment.write { txn in try StreamOrderBuild.write(rows, projection: projection.name, txn, view) }
-        }
+        let build = LogOrderBuild(
+            projection, snapshot: snapshot, scratchDirectory: scratchDirectory(projection, environment: environment),
+            mappedBudget: defaultRebuildMappedLimit)
+        defer { build.close() }
+        try build.foldBlocking(environment, databases) { _ in }
+        let sorter = build.merged()
         while true {
-            let rows = try build.sorter.next(chunk)
+            let rows = try sorter.next(chunk)
             if rows.isEmpty { break }
-            try environment.write { txn in try StreamOrderBuild.write(rows, projection: projection.name, txn, view) }
+            try environment.write { txn in try LogOrderBuild<Projection>.write(rows, projection: projection.name, txn, view) }
         }
         let checkpoint = ProjectionCheckpoint(version: projection.version, position: snapshot, generation: green.generation)
         try environment.write { txn in try checkpoint.save(projection.name, txn, databases.meta, green: true) }
     }
 
-    /// Where a stream-order rebuild of `projection` spills its sort runs: a directory inside the store's.
+    /// Where a stream-folding rebuild of `projection` spills its sort runs: a directory inside the store's.
     func scratchDirectory(_ projection: any InlineProjection) -> String {
         EventStore.scratchDirectory(projection, environment: environment)
     }

@@ -6,12 +6,14 @@ import Glibc
 import Darwin
 #endif
 
-/// Sorts the indexed rows of a stream-order rebuild by (database, key, position) in bounded memory, keeping
-/// per (database, key) only the row with the highest position.
+/// Sorts the rows of a rebuild by (database, key, position) in bounded memory, keeping per (database, key)
+/// only the row with the highest position.
 ///
 /// Rows collect in one byte arena plus a small fixed-size entry each. When the two pass `memoryLimit`, they are
 /// sorted and spilled to a run file in `directory`; ``next(_:)`` then merges the runs (and what is still in
-/// memory) in order. The run files are removed by ``close()`` or at deinit.
+/// memory) in order, through a heap of the sources. Several sorters filled on different threads are merged as
+/// one with ``absorb(_:)``. Rows a stream owns (position 0, ``ViewRows/append(_:for:in:)``) must be unique per
+/// key: the merge fails on a second one. The run files are removed by ``close()`` or at deinit.
 final class IndexRowSorter {
     /// Where one row's bytes sit in the arena.
     private struct Entry {
@@ -75,11 +77,19 @@ final class IndexRowSorter {
 
     static let headerSize = 18
 
-    private var names: [String] = []
-    private var numbers: [String: UInt16] = [:]
+    /// The projection whose rows these are, for errors.
+    private let projection: String
+    /// The databases rows may go to; a row's database is stored as its index here, so rows sort in this order.
+    private let names: [String]
+    private let numbers: [String: UInt16]
+    /// Names run files apart from those of other sorters sharing the directory.
+    private let runPrefix: String
+    /// In-memory rows taken over from absorbed sorters, each sorted.
+    private var absorbed: [(entries: [Entry], arena: [UInt8])] = []
     private var arena: [UInt8] = []
     private var entries: [Entry] = []
     private var runPaths: [String] = []
+    /// The merge's sources, a binary min-heap by current row once the merge began.
     private var sources: [Source]?
     private var pending: ViewRow?
     private let memoryLimit: Int
@@ -88,10 +98,16 @@ final class IndexRowSorter {
     /// How many run files were spilled.
     var spills: Int { runPaths.count }
 
-    /// A sorter spilling to files in `directory` (created when first needed) once its rows take `memoryLimit`
-    /// bytes.
-    init(directory: String, memoryLimit: Int = 48 << 20) {
+    /// A sorter of `projection`'s rows for `databases`, spilling to files named `runPrefix`… in `directory`
+    /// (created when first needed) once its rows take `memoryLimit` bytes.
+    init(
+        projection: String, databases: [String], directory: String, runPrefix: String = "run", memoryLimit: Int = 48 << 20
+    ) {
+        self.projection = projection
+        names = databases
+        numbers = Dictionary(uniqueKeysWithValues: databases.enumerated().map { ($1, UInt16($0)) })
         self.directory = directory
+        self.runPrefix = runPrefix
         self.memoryLimit = memoryLimit
     }
 
@@ -100,13 +116,10 @@ final class IndexRowSorter {
     /// Adds a row. Not after the first call of ``next(_:)``.
     func add(_ row: ViewRow) throws {
         precondition(sources == nil, "rows added after the merge began")
-        let number: UInt16
-        if let known = numbers[row.database] {
-            number = known
-        } else {
-            number = UInt16(names.count)
-            names.append(row.database)
-            numbers[row.database] = number
+        guard let number = numbers[row.database] else {
+            throw EventStoreError.rebuildFailed(
+                projection: projection,
+                reason: "its fold wrote to database \(row.database), which is not one of its databases \(names)")
         }
         entries.append(Entry(
             offset: arena.count, keyCount: Int32(row.key.count), valueCount: Int32(row.value.count), database: number,
@@ -126,12 +139,34 @@ final class IndexRowSorter {
                 if let last = pending { batch.append(last); pending = nil }
                 break
             }
-            if let previous = pending, previous.database != row.database || previous.key != row.key {
-                batch.append(previous)
+            if let previous = pending {
+                if previous.database != row.database || previous.key != row.key {
+                    batch.append(previous)
+                } else if previous.position == 0 || row.position == 0 {
+                    throw EventStoreError.rebuildFailed(
+                        projection: projection,
+                        reason: "two streams wrote key \(String(decoding: row.key, as: UTF8.self)) of \(row.database) as their own row; "
+                            + "a stream's own rows (ViewRows.append) must be keyed by that stream alone")
+                }
             }
             pending = row
         }
         return batch
+    }
+
+    /// Takes over `other`'s rows (its run files and what it holds in memory), so that this sorter's merge
+    /// includes them. Neither may have begun merging; `other` is left empty.
+    func absorb(_ other: IndexRowSorter) {
+        precondition(sources == nil && other.sources == nil, "a sorter absorbed after the merge began")
+        precondition(names == other.names, "sorters of different databases")
+        other.sortEntries()
+        absorbed.append((other.entries, other.arena))
+        absorbed += other.absorbed
+        runPaths += other.runPaths
+        other.entries = []
+        other.arena = []
+        other.absorbed = []
+        other.runPaths = []
     }
 
     /// Removes the run files.
@@ -147,30 +182,48 @@ final class IndexRowSorter {
         var all: [Source] = []
         for path in runPaths { all.append(try Source(path: path)) }
         all.append(try Source(entries: entries, arena: arena))
+        for (entries, arena) in absorbed { all.append(try Source(entries: entries, arena: arena)) }
         entries = []
         arena = []
+        absorbed = []
+        all.removeAll { $0.current == nil }
+        // Heapify: every parent precedes its children.
+        for index in stride(from: all.count / 2 - 1, through: 0, by: -1) { IndexRowSorter.siftDown(&all, from: index) }
         sources = all
     }
 
     /// The smallest current row of all sources, or nil when all are drained.
     private func nextMerged() throws -> ViewRow? {
-        guard let sources else { return nil }
-        var best: Source?
-        for source in sources {
-            guard let row = source.current else { continue }
-            if let chosen = best?.current {
-                if IndexRowSorter.precedes(
-                    (row.database, row.position), row.key, (chosen.database, chosen.position), chosen.key)
-                {
-                    best = source
-                }
-            } else {
-                best = source
-            }
+        guard var heap = sources, let top = heap.first, let row = top.current else { return nil }
+        sources = nil  // keeps the heap array uniquely referenced while it is reordered
+        defer { sources = heap }
+        try top.advance()
+        if top.current == nil {
+            let last = heap.removeLast()
+            if !heap.isEmpty { heap[0] = last }
         }
-        guard let best, let row = best.current else { return nil }
-        try best.advance()
+        if !heap.isEmpty { IndexRowSorter.siftDown(&heap, from: 0) }
         return ViewRow(database: names[Int(row.database)], key: row.key, value: row.value, position: row.position)
+    }
+
+    /// Restores the heap order below `index`, every source having a current row.
+    private static func siftDown(_ heap: inout [Source], from index: Int) {
+        var parent = index
+        while true {
+            var smallest = parent
+            let left = 2 * parent + 1
+            if left < heap.count && rowPrecedes(heap[left], heap[smallest]) { smallest = left }
+            if left + 1 < heap.count && rowPrecedes(heap[left + 1], heap[smallest]) { smallest = left + 1 }
+            if smallest == parent { return }
+            heap.swapAt(parent, smallest)
+            parent = smallest
+        }
+    }
+
+    private static func rowPrecedes(_ a: Source, _ b: Source) -> Bool {
+        let x = a.current!
+        let y = b.current!
+        return precedes((x.database, x.position), x.key, (y.database, y.position), y.key)
     }
 
     private static func precedes(
@@ -209,7 +262,7 @@ final class IndexRowSorter {
     private func spill() throws {
         sortEntries()
         if mkdir(directory, 0o755) != 0 && errno != EEXIST { throw IndexRowSorter.failure("create \(directory)") }
-        let path = directory + "/run-\(runPaths.count).bin"
+        let path = directory + "/\(runPrefix)-\(runPaths.count).bin"
         guard let file = fopen(path, "wb") else { throw IndexRowSorter.failure("create run file \(path)") }
         runPaths.append(path)
         defer { fclose(file) }

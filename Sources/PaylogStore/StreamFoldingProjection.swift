@@ -1,19 +1,28 @@
 import LMDBKit
 
-/// An inline projection whose view follows from each stream on its own, so a rebuild may read the log stream by
-/// stream instead of event by event.
+/// An inline projection whose view follows from each stream on its own, so a rebuild may fold each stream in
+/// memory and write its rows once, instead of updating the view event by event.
 ///
-/// A rebuild of such a projection walks the `streams` index in stream-id order, hands each whole stream to
-/// ``fold(stream:into:)``, appends the rows keyed by stream id in key order (`MDB_APPEND`: no random B-tree
-/// updates, each page written once) and sorts the other rows (``ViewRows/index(_:for:in:position:)``) in
-/// bounded memory before appending them too. Events appended while it runs are applied afterwards in log order
-/// with ``InlineProjection/apply(_:in:databases:)-(RecordedEvent,_,_)``.
+/// A rebuild of such a projection reads the log once, in log order (sequential reads), split over the cores by
+/// stream: each event is folded with ``fold(_:into:rows:)`` into its stream's state, and when the stream's last
+/// event up to the rebuild's snapshot is folded, ``finish(_:stream:rows:)`` turns the state into the stream's
+/// own rows. Every row is sorted in bounded memory and appended in key order (`MDB_APPEND`: each page written
+/// once). Events appended while it runs are applied afterwards in log order with
+/// ``InlineProjection/apply(_:in:databases:)-(RecordedEvent,_,_)``.
 ///
 /// The contract: folding every stream must leave exactly the view that applying the same events one by one in
 /// log order leaves. `paylog replay` checks it on every run, since it rebuilds in log order and compares with
 /// the live view.
 public protocol StreamFoldingProjection: InlineProjection {
-    /// Folds one whole stream — its events up to the rebuild's snapshot, in version order, never empty — into
-    /// `rows`.
-    func fold(stream events: [RecordedEvent], into rows: inout ViewRows) throws
+    /// What the fold keeps of one stream between its events.
+    associatedtype StreamState
+
+    /// Folds the next event of a stream (in version order) into its state, nil before the stream's first event.
+    /// Rows that other streams may also write (a secondary index) go to `rows` with
+    /// ``ViewRows/index(_:for:in:position:)``.
+    func fold(_ event: RecordedEvent, into state: inout StreamState?, rows: inout ViewRows) throws
+
+    /// Adds the rows of a stream whose events up to the snapshot are all folded: typically its state, keyed by
+    /// stream id, with ``ViewRows/append(_:for:in:)``.
+    func finish(_ state: StreamState, stream streamID: String, rows: inout ViewRows) throws
 }

@@ -7,7 +7,7 @@ public struct ViewRow: Sendable, Hashable {
     /// The value bytes.
     public var value: [UInt8]
     /// For indexed rows, the log position of the event that set the row: where several streams write one key,
-    /// the highest position wins. 0 for rows in stream order.
+    /// the highest position wins (positions start at 1). 0 for a row one stream owns (``ViewRows/append(_:for:in:)``).
     public var position: UInt64
 
     /// A row.

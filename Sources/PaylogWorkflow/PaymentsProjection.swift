@@ -61,20 +61,20 @@ public struct PaymentsProjection: StreamFoldingProjection {
         }
     }
 
-    /// Folds one payment's whole stream: its final state keyed by payment id (rebuilds append these in id
-    /// order), and each routing key with the position of the event that made it known (the highest wins, as
-    /// applying event by event would leave it).
-    public func fold(stream events: [RecordedEvent], into rows: inout ViewRows) throws {
-        var payment: Payment?
-        let key = Array(events[0].streamID.utf8)
-        for event in events {
-            let paymentEvent = try EventCodec.decode(event)
-            Payment.evolve(&payment, recorded: event, decoded: paymentEvent)
-            for route in PaymentsProjection.routes(of: paymentEvent) {
-                rows.index(key, for: Array(route.utf8), in: "routes", position: event.position)
-            }
-        }
-        if let payment { rows.append(PaymentCodec.encode(payment), for: key, in: "payments") }
+    /// Folds one event of a payment's stream: evolves the payment, and indexes each routing key with the
+    /// position of the event that made it known (the highest wins, as applying event by event would leave it).
+    public func fold(_ event: RecordedEvent, into payment: inout Payment?, rows: inout ViewRows) throws {
+        let paymentEvent = try EventCodec.decode(event)
+        Payment.evolve(&payment, recorded: event, decoded: paymentEvent)
+        let routes = PaymentsProjection.routes(of: paymentEvent)
+        guard !routes.isEmpty else { return }
+        let key = Array(event.streamID.utf8)
+        for route in routes { rows.index(key, for: Array(route.utf8), in: "routes", position: event.position) }
+    }
+
+    /// A payment's final state, keyed by payment id.
+    public func finish(_ payment: Payment, stream streamID: String, rows: inout ViewRows) throws {
+        rows.append(PaymentCodec.encode(payment), for: Array(streamID.utf8), in: "payments")
     }
 
     /// The stored payment under `key`, or nil.

@@ -8,8 +8,8 @@ struct RebuildViewsCommand: AsyncParsableCommand {
         abstract: "Rebuild every view from the log, blue/green: the live view keeps serving until the new one has caught up.",
         discussion: """
             Views whose code version changed are rebuilt this way automatically when the store opens. The status \
-            view is built stream by stream (two streams folded at once), then caught up with what was appended \
-            meanwhile.
+            view is built by folding each payment in memory during one read of the log (two threads, each reading \
+            half of it), then caught up with what was appended meanwhile.
             """)
 
     @OptionGroup var storeOptions: StoreOptions
@@ -17,7 +17,7 @@ struct RebuildViewsCommand: AsyncParsableCommand {
     @Option(
         name: .customLong("mapped-limit"),
         help: ArgumentHelp(
-            "Keep the log's memory-mapped pages in this process under this many MiB (slower; by default they stay mapped).",
+            "Keep the log's memory-mapped pages in this process under this many MiB (default 64).",
             valueName: "MiB"))
     var mappedLimit: Int?
 
@@ -29,7 +29,7 @@ struct RebuildViewsCommand: AsyncParsableCommand {
         let store = try storeOptions.open()
         defer { store.close() }
         let bar = ProgressBar(label: "rebuild")
-        try await store.rebuildProjections(mappedMemoryLimit: mappedLimit.map { $0 << 20 }) { position, head in
+        try await store.rebuildProjections(mappedMemoryLimit: mappedLimit.map { $0 << 20 } ?? EventStore.defaultRebuildMappedLimit) { position, head in
             bar.update(position, of: head)
         }
         bar.finish()

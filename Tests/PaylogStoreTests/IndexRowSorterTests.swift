@@ -18,13 +18,18 @@ struct IndexRowSorterTests {
         }
     }
 
-    /// What the sorter must give: per (database, key) the row with the highest position, in database order of
-    /// first appearance, then LMDB key order.
+    static let databases = ["tags", "routes"]
+
+    static func sorter(_ directory: String, memory: Int, prefix: String = "run") -> IndexRowSorter {
+        IndexRowSorter(projection: "test", databases: databases, directory: directory, runPrefix: prefix, memoryLimit: memory)
+    }
+
+    /// What the sorter must give: per (database, key) the row with the highest position, in the order of the
+    /// sorter's databases, then LMDB key order.
     static func expected(_ rows: [ViewRow]) -> [ViewRow] {
-        var order: [String] = []
+        let order = databases
         var best: [String: [[UInt8]: ViewRow]] = [:]
         for row in rows {
-            if !order.contains(row.database) { order.append(row.database) }
             if let kept = best[row.database]?[row.key], kept.position > row.position { continue }
             best[row.database, default: [:]][row.key] = row
         }
@@ -51,7 +56,7 @@ struct IndexRowSorterTests {
         defer { dir.remove() }
         let scratch = dir.path + "/runs"
         let rows = Self.rows(count: 5_000, seed: UInt64(memory))
-        let sorter = IndexRowSorter(directory: scratch, memoryLimit: memory)
+        let sorter = Self.sorter(scratch, memory: memory)
         for row in rows { try sorter.add(row) }
         if memory < 1 << 20 { #expect(sorter.spills > 1) } else { #expect(sorter.spills == 0) }
         let merged = try drain(sorter, batch: batch)
@@ -64,7 +69,7 @@ struct IndexRowSorterTests {
     func empty() throws {
         let dir = TemporaryDirectory()
         defer { dir.remove() }
-        let sorter = IndexRowSorter(directory: dir.path + "/runs", memoryLimit: 64)
+        let sorter = Self.sorter(dir.path + "/runs", memory: 64)
         #expect(try sorter.next(10).isEmpty)
     }
 
@@ -73,11 +78,62 @@ struct IndexRowSorterTests {
         let dir = TemporaryDirectory()
         defer { dir.remove() }
         let scratch = dir.path + "/runs"
-        let sorter = IndexRowSorter(directory: scratch, memoryLimit: 200)
+        let sorter = Self.sorter(scratch, memory: 200)
         for row in Self.rows(count: 100, seed: 3) { try sorter.add(row) }
         let run = scratch + "/run-0.bin"
         let bytes = try #require(FileManager.default.contents(atPath: run))
         try Data(bytes.prefix(bytes.count - 3)).write(to: URL(fileURLWithPath: run))
         #expect(throws: EventStoreError.self) { _ = try drain(sorter, batch: 1_000) }
+    }
+
+    @Test("sorters filled apart and merged as one give what one sorter would, in memory and spilled", arguments: [
+        (first: 1 << 30, second: 1 << 30), (first: 2_000, second: 1 << 30), (first: 500, second: 700),
+    ])
+    func absorbsAnother(first: Int, second: Int) throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        let scratch = dir.path + "/runs"
+        let rows = Self.rows(count: 3_000, seed: UInt64(first ^ second))
+        let a = Self.sorter(scratch, memory: first, prefix: "part0")
+        let b = Self.sorter(scratch, memory: second, prefix: "part1")
+        for (index, row) in rows.enumerated() { try (index % 3 == 0 ? a : b).add(row) }
+        a.absorb(b)
+        #expect(try drain(a, batch: 100) == Self.expected(rows))
+        #expect(try b.next(10).isEmpty, "the absorbed sorter is left empty")
+        a.close()
+        b.close()
+        #expect(!FileManager.default.fileExists(atPath: scratch), "every run file and the directory are removed")
+    }
+
+    @Test("two rows a stream owns under one key fail the merge, naming the key; an owned row and an indexed row too")
+    func ownedKeyTwice() throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        for second in [UInt64(0), 7] {
+            let sorter = Self.sorter(dir.path + "/runs", memory: 1 << 20)
+            try sorter.add(ViewRow(database: "tags", key: Array("a".utf8), value: [1]))
+            try sorter.add(ViewRow(database: "tags", key: Array("b".utf8), value: [2]))
+            try sorter.add(ViewRow(database: "tags", key: Array("b".utf8), value: [3], position: second))
+            #expect {
+                _ = try drain(sorter, batch: 10)
+            } throws: { error in
+                guard case .rebuildFailed(let projection, let reason) = error as? EventStoreError else { return false }
+                return projection == "test" && reason.contains("key b of tags")
+            }
+            sorter.close()
+        }
+    }
+
+    @Test("a row for a database the projection does not own is refused when added")
+    func unknownDatabase() throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        let sorter = Self.sorter(dir.path + "/runs", memory: 1 << 20)
+        #expect {
+            try sorter.add(ViewRow(database: "elsewhere", key: [1], value: [2], position: 1))
+        } throws: { error in
+            guard case .rebuildFailed(_, let reason) = error as? EventStoreError else { return false }
+            return reason.contains("elsewhere")
+        }
     }
 }

@@ -3,8 +3,8 @@ import PaylogStore
 
 /// A test projection that can be folded stream by stream: per stream its event count and last position
 /// (`streamstats`, keyed by stream id), and a secondary index `tags` from the event's payload text to the
-/// stream of the last event carrying it. With `misordered`, the fold writes one constant key for every stream,
-/// which a stream-order rebuild must refuse.
+/// stream of the last event carrying it. With `misordered`, every stream's own row has one constant key, which a
+/// stream-folding rebuild must refuse.
 struct TaggingProjection: StreamFoldingProjection {
     let name = "tagging"
     var version: UInt64 = 1
@@ -18,10 +18,15 @@ struct TaggingProjection: StreamFoldingProjection {
         try txn.put(key, for: [UInt8](event.payload), in: databases["tags"])
     }
 
-    func fold(stream events: [RecordedEvent], into rows: inout ViewRows) throws {
-        let key = misordered ? Array("same".utf8) : Array(events[0].streamID.utf8)
-        for event in events { rows.index(key, for: [UInt8](event.payload), in: "tags", position: event.position) }
-        rows.append(Self.stats(count: UInt64(events.count), last: events.last!.position), for: key, in: "streamstats")
+    func fold(_ event: RecordedEvent, into state: inout (count: UInt64, last: UInt64)?, rows: inout ViewRows) throws {
+        let key = Array(event.streamID.utf8)
+        rows.index(key, for: [UInt8](event.payload), in: "tags", position: event.position)
+        state = ((state?.count ?? 0) + 1, event.position)
+    }
+
+    func finish(_ state: (count: UInt64, last: UInt64), stream streamID: String, rows: inout ViewRows) throws {
+        let key = misordered ? Array("same".utf8) : Array(streamID.utf8)
+        rows.append(Self.stats(count: state.count, last: state.last), for: key, in: "streamstats")
     }
 
     static func stats(count: UInt64, last: UInt64) -> [UInt8] { encode(count) + encode(last) }

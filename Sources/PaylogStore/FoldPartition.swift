@@ -1,0 +1,187 @@
+import LMDBKit
+
+/// One thread's share of a log-order rebuild (``LogOrderBuild``): it reads one range of positions of the log in
+/// order, page by page, and folds the streams that begin in that range, handing every row to its own
+/// ``IndexRowSorter``.
+///
+/// A stream is finished — its state turned into rows and dropped — as soon as its last event up to the snapshot
+/// is folded (the `heads` index gives each stream's last version when the stream is first seen), so memory
+/// holds only the streams open at the current position: in a payment log, those whose events straddle it.
+/// A stream first seen at a version above 1 began in an earlier range and is left to that range's partition;
+/// streams still open at the end of a range that is not the last are folded again on their own, through the
+/// `streams` index (in a payment log, the few hundred whose events straddle the boundary).
+/// When more than `maximumOpen` streams are open at once, the one opened first is dropped and deferred: its
+/// later events are skipped, and it is folded on its own after the read the same way. Memory stays bounded
+/// whatever the log; a log of very long-lived streams only costs random reads for those.
+///
+/// Used by one thread at a time (handed to a task and back), hence `@unchecked Sendable`.
+final class FoldPartition<Projection: StreamFoldingProjection>: @unchecked Sendable {
+    /// Events read per read transaction.
+    static var pageSize: Int { 8_192 }
+
+    let projection: Projection
+    /// The positions this partition reads.
+    let range: ClosedRange<UInt64>
+    /// The last position of the rebuild.
+    let snapshot: UInt64
+    let sorter: IndexRowSorter
+    /// The most streams held open before the oldest is deferred.
+    let maximumOpen: Int
+    /// The resident file-backed memory above which the map's pages are released; nil: never.
+    let mappedBudget: Int?
+    /// Events this partition folded (a deferred stream's events before it was dropped count twice).
+    private(set) var folded: UInt64 = 0
+    /// The most streams it held open at once.
+    private(set) var mostOpen = 0
+    /// How many streams it deferred.
+    private(set) var deferredCount = 0
+
+    init(
+        _ projection: Projection, range: ClosedRange<UInt64>, snapshot: UInt64, sorter: IndexRowSorter, maximumOpen: Int,
+        mappedBudget: Int?
+    ) {
+        precondition(maximumOpen >= 1 && range.lowerBound >= 1 && range.upperBound <= snapshot)
+        self.projection = projection
+        self.range = range
+        self.snapshot = snapshot
+        self.sorter = sorter
+        self.maximumOpen = maximumOpen
+        self.mappedBudget = mappedBudget
+    }
+
+    /// Reads this partition's range of the log and folds the streams that begin in it; `progress` gets the last
+    /// position read after each page.
+    func run(_ environment: Environment, _ databases: StoreDatabases, progress: (UInt64) -> Void) throws {
+        // Locals, not properties: the per-event path then needs no dynamic exclusivity checks.
+        var streams = OpenStreams<Projection.StreamState>(maximumOpen: maximumOpen)
+        var rows = ViewRows()
+        var folded: UInt64 = 0
+        var next = range.lowerBound
+        let last = range.upperBound
+        while next <= last {
+            try environment.read { txn in
+                try txn.withCursor(databases.events) { cursor in
+                    var found = try cursor.move(.atOrAfter, key: StoreKeys.event(next))
+                    var read = 0
+                    while found && read < Self.pageSize {
+                        let event = try cursor.withCurrent { key, value -> RecordedEvent? in
+                            let position = StoreKeys.readUInt64(key)
+                            return position <= last ? try RecordCodec.decode(value, position: position) : nil
+                        }
+                        guard let event else { break }
+                        if try fold(event, &streams, &rows, txn, databases) { folded += 1 }
+                        next = event.position + 1
+                        read += 1
+                        found = try cursor.move(.next)
+                    }
+                    if read < Self.pageSize { next = last + 1 }
+                }
+            }
+            try drain(&rows)
+            if let mappedBudget { environment.releaseMappedPages(ifResidentFileBytesAbove: mappedBudget) }
+            progress(next - 1)
+        }
+        // Streams still open at the snapshot are complete; those open at the end of an earlier range go on in
+        // the next one, so they are folded again on their own.
+        var unfinished: [String] = []
+        for (id, state) in streams.closeAll() {
+            if last < snapshot {
+                unfinished.append(id)
+            } else if let state {
+                try projection.finish(state, stream: id, rows: &rows)
+            }
+        }
+        try drain(&rows)
+        mostOpen = streams.mostOpen
+        deferredCount = streams.deferred.count + unfinished.count
+        folded += try foldDeferred((Array(streams.deferred) + unfinished).sorted(), &rows, environment, databases)
+        self.folded = folded
+    }
+
+    /// Folds one event into its stream's state, opening the stream at its first event and finishing it at its
+    /// last; returns false for an event of a stream this partition does not fold.
+    private func fold(
+        _ event: RecordedEvent, _ streams: inout OpenStreams<Projection.StreamState>, _ rows: inout ViewRows,
+        _ txn: borrowing Transaction, _ databases: StoreDatabases
+    ) throws -> Bool {
+        let id = event.streamID
+        if streams.isDeferred(id) { return false }
+        let slot: Int
+        if let open = streams.slot(of: id) {
+            slot = open
+        } else {
+            guard event.version == 1 else {
+                // The stream began before this range: the partition of its first event folds it.
+                guard range.lowerBound == 1 else { return false }
+                throw EventStoreError.corruptRecord(
+                    position: event.position, reason: "stream \(id) is first seen at version \(event.version), not 1")
+            }
+            let lastVersion = try txn.withValue(for: StoreKeys.streamHead(id), in: databases.heads) { head -> UInt64? in
+                // `heads` values: the stream's version, then the position of its last event (8 bytes each).
+                guard let head, head.count >= 16, StoreKeys.readUInt64(head, at: 8) <= snapshot else { return nil }
+                return StoreKeys.readUInt64(head)
+            }
+            slot = streams.open(id, lastVersion: lastVersion)
+        }
+        try projection.fold(event, into: &streams[slot], rows: &rows)
+        if streams.isLast(event.version, in: slot) {
+            let (id, state) = streams.close(slot)
+            if let state { try projection.finish(state, stream: id, rows: &rows) }
+        }
+        return true
+    }
+
+    /// Folds each of the streams `ids` on its own, its events found through the `streams` index
+    /// (random reads); returns the events folded.
+    private func foldDeferred(
+        _ ids: [String], _ rows: inout ViewRows, _ environment: Environment, _ databases: StoreDatabases
+    ) throws -> UInt64 {
+        var folded: UInt64 = 0
+        var start = 0
+        while start < ids.count {
+            let batch = ids[start..<min(start + 1_024, ids.count)]
+            start = batch.endIndex
+            try environment.read { txn in
+                for id in batch {
+                    var state: Projection.StreamState?
+                    for position in try positions(of: id, txn, databases) {
+                        guard let event = try EventStore.event(at: position, in: txn, databases) else {
+                            throw EventStoreError.corruptRecord(position: position, reason: "indexed by stream \(id) but missing")
+                        }
+                        try projection.fold(event, into: &state, rows: &rows)
+                        folded += 1
+                    }
+                    if let state { try projection.finish(state, stream: id, rows: &rows) }
+                }
+            }
+            try drain(&rows)
+        }
+        return folded
+    }
+
+    /// The positions of stream `id`'s events up to the snapshot, in version order, from the `streams` index.
+    private func positions(of id: String, _ txn: borrowing Transaction, _ databases: StoreDatabases) throws -> [UInt64] {
+        let prefix = StoreKeys.streamPrefix(id)
+        return try txn.withCursor(databases.streams) { cursor in
+            var positions: [UInt64] = []
+            var found = try cursor.move(.atOrAfter, key: prefix)
+            while found {
+                // Keys: stream id · NUL · version (8 bytes); stream ids hold no NUL, so the prefix is this stream's.
+                let position = cursor.withCurrent { key, value -> UInt64? in
+                    guard key.count == prefix.count + 8, key.starts(with: prefix) else { return nil }
+                    return StoreKeys.readUInt64(value)
+                }
+                guard let position, position <= snapshot else { break }
+                positions.append(position)
+                found = try cursor.move(.next)
+            }
+            return positions
+        }
+    }
+
+    /// Hands the rows gathered so far to the sorter.
+    private func drain(_ rows: inout ViewRows) throws {
+        for row in rows.rows { try sorter.add(row) }
+        rows.rows.removeAll(keepingCapacity: true)
+    }
+}

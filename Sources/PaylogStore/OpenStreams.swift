@@ -1,0 +1,102 @@
+/// The streams a ``FoldPartition`` is folding: each one's state in a slot of an array (slots are reused), found
+/// by stream id through a plain `[String: Int]`, so that the per-event lookup is not generic code.
+///
+/// At most `maximumOpen` streams are held; opening one more drops the stream opened first and defers it (see
+/// ``FoldPartition``).
+struct OpenStreams<State> {
+    /// The most streams held at once.
+    let maximumOpen: Int
+    private var slots: [String: Int] = [:]
+    private var states: [State?] = []
+    /// Per slot, the version of the stream's last event up to the snapshot; `.max` when unknown.
+    private var lastVersions: [UInt64] = []
+    private var ids: [String] = []
+    private var freeSlots: [Int] = []
+    /// Stream ids in the order they were opened, from `orderStart` on; some since finished.
+    private var order: [String] = []
+    private var orderStart = 0
+    /// Streams dropped from memory, to fold on their own.
+    private(set) var deferred: Set<String> = []
+    /// The most streams held at once so far.
+    private(set) var mostOpen = 0
+
+    init(maximumOpen: Int) {
+        precondition(maximumOpen >= 1)
+        self.maximumOpen = maximumOpen
+    }
+
+    /// Streams held now.
+    var count: Int { slots.count }
+
+    /// The slot of an open stream.
+    func slot(of id: String) -> Int? { slots[id] }
+
+    /// True when `id` was dropped and deferred.
+    func isDeferred(_ id: String) -> Bool { !deferred.isEmpty && deferred.contains(id) }
+
+    /// Opens `id` with no state yet, dropping and deferring the stream opened first if `maximumOpen` are
+    /// held; returns its slot.
+    mutating func open(_ id: String, lastVersion: UInt64?) -> Int {
+        if slots.count >= maximumOpen { deferOldest() }
+        let slot: Int
+        if let free = freeSlots.popLast() {
+            slot = free
+            ids[slot] = id
+            lastVersions[slot] = lastVersion ?? .max
+        } else {
+            slot = states.count
+            states.append(nil)
+            ids.append(id)
+            lastVersions.append(lastVersion ?? .max)
+        }
+        slots[id] = slot
+        order.append(id)
+        if order.count - orderStart > 2 * slots.count + 1_024 {
+            order = order[orderStart...].filter { slots[$0] != nil }
+            orderStart = 0
+        }
+        mostOpen = max(mostOpen, slots.count)
+        return slot
+    }
+
+    /// The state in `slot`, to fold into.
+    subscript(slot: Int) -> State? {
+        get { states[slot] }
+        _modify { yield &states[slot] }
+    }
+
+    /// True when `version` is the last one of the stream in `slot` up to the snapshot.
+    func isLast(_ version: UInt64, in slot: Int) -> Bool { lastVersions[slot] == version }
+
+    /// Closes the stream in `slot`, returning its id and state.
+    mutating func close(_ slot: Int) -> (id: String, state: State?) {
+        var state: State?
+        swap(&state, &states[slot])
+        let id = ids[slot]
+        slots[id] = nil
+        freeSlots.append(slot)
+        return (id, state)
+    }
+
+    /// Closes every stream still open, returning their ids and states.
+    mutating func closeAll() -> [(id: String, state: State?)] {
+        let open = Array(slots.values)
+        let closed = open.map { close($0) }
+        order = []
+        orderStart = 0
+        return closed
+    }
+
+    /// Drops the stream opened first that is still open, and defers it.
+    private mutating func deferOldest() {
+        while orderStart < order.count {
+            let candidate = order[orderStart]
+            orderStart += 1
+            if let slot = slots[candidate] {
+                _ = close(slot)
+                deferred.insert(candidate)
+                return
+            }
+        }
+    }
+}
