@@ -6,19 +6,35 @@ extension Payment {
         return payment
     }
 
-    /// Applies one event to an optional payment (nil before its first event).
-    public static func evolve(_ payment: inout Payment?, id: String, _ event: PaymentEvent) {
-        if payment == nil {
+    /// Applies one event to an optional payment (nil before its first event). With `observedAt` (µs), also
+    /// records it as the time of the first event of its kind (first request, callback, offline, reconciliation)
+    /// where none is recorded yet.
+    public static func evolve(_ payment: inout Payment?, id: String, _ event: PaymentEvent, observedAt: Int64? = nil) {
+        // `case .none`, not `== nil`: Payment is Equatable, and `== nil` compared whole copies of it.
+        if case .none = payment {
             guard case .requested(let requested) = event else {
                 // A stream must start with Requested; anything else still counts, on a placeholder.
                 var placeholder = Payment(id: id, provider: .square)
-                placeholder.apply(event)
+                placeholder.apply(event, observedAt: observedAt)
                 payment = placeholder
                 return
             }
             payment = Payment(id: id, provider: requested.provider)
         }
-        payment!.apply(event)
+        payment!.apply(event, observedAt: observedAt)
+    }
+
+    /// ``apply(_:)``, then the first-event times (see ``evolve(_:id:_:observedAt:)``).
+    mutating func apply(_ event: PaymentEvent, observedAt: Int64?) {
+        apply(event)
+        guard let at = observedAt else { return }
+        switch event {
+        case .requested: if firstRequestedAtMicroseconds == nil { firstRequestedAtMicroseconds = at }
+        case .callbackReceived: if firstCallbackAtMicroseconds == nil { firstCallbackAtMicroseconds = at }
+        case .offline: if offlineAtMicroseconds == nil { offlineAtMicroseconds = at }
+        case .reconciled: if reconciledAtMicroseconds == nil { reconciledAtMicroseconds = at }
+        case .appSwitched, .failed: break
+        }
     }
 
     /// Applies one event. Pure: the same events always give the same state.
