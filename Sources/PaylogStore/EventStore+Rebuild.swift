@@ -94,7 +94,8 @@ extension EventStore {
 
     /// Builds `projection`'s green view by folding every stream in log order up to the head as it is now (see
     /// ``LogOrderBuild``) and moves the green checkpoint there; the log-order catch-up applies what was appended
-    /// meanwhile. Merging the sorted rows overlaps with the writer thread appending the previous chunk of them.
+    /// meanwhile. The sorted rows are merged database by database at once, overlapping with the writer thread
+    /// appending the chunks already merged.
     func buildGreenByFolding<Projection: StreamFoldingProjection>(
         _ projection: Projection, chunk: Int, sortMemory: Int, mappedMemoryLimit: Int?,
         progress: @escaping @Sendable (UInt64, UInt64) -> Void
@@ -111,20 +112,27 @@ extension EventStore {
         let environment = environment
         let name = projection.name
         try await build.fold(environment, databases) { position in progress(position, snapshot) }
-        let sorter = build.merged()
-        var pending: Task<Void, any Error>?
-        var written: UInt64 = 0
-        while true {
-            let rows = try sorter.next(chunk)
-            try await pending?.value
-            if rows.isEmpty { break }
-            written += UInt64(rows.count)
-            pending = Task {
-                try await self.onWriterThread {
-                    try environment.write { txn in try LogOrderBuild<Projection>.write(rows, projection: name, txn, view) }
+        // One merge per database (`payments`, `routes`), each on its own task; the writer thread appends their
+        // chunks as they come, each database's in key order.
+        let merges = try build.merged().merges()
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for merge in merges {
+                group.addTask {
+                    var pending: Task<Void, any Error>?
+                    while true {
+                        let rows = try merge.next(chunk)
+                        try await pending?.value
+                        if rows.isEmpty { break }
+                        pending = Task {
+                            try await self.onWriterThread {
+                                try environment.write { txn in try LogOrderBuild<Projection>.write(rows, projection: name, txn, view) }
+                            }
+                        }
+                        progress(snapshot, snapshot)
+                    }
                 }
             }
-            progress(snapshot, snapshot)
+            try await group.waitForAll()
         }
         let checkpoint = ProjectionCheckpoint(version: projection.version, position: build.snapshot, generation: green.generation)
         try await onWriterThread { [databases] in

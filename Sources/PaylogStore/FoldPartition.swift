@@ -181,7 +181,7 @@ final class FoldPartition<Projection: StreamFoldingProjection>: @unchecked Senda
 
     /// Hands the rows gathered so far to the sorter.
     private func drain(_ rows: inout ViewRows) throws {
-        for row in rows.rows { try sorter.add(row) }
-        rows.rows.removeAll(keepingCapacity: true)
+        try sorter.add(rows)
+        rows.removeAll()
     }
 }

@@ -1,5 +1,4 @@
 import Foundation
-
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -10,72 +9,18 @@ import Darwin
 /// only the row with the highest position.
 ///
 /// Rows collect in one byte arena plus a small fixed-size entry each. When the two pass `memoryLimit`, they are
-/// sorted and spilled to a run file in `directory`; ``next(_:)`` then merges the runs (and what is still in
-/// memory) in order, through a heap of the sources. Several sorters filled on different threads are merged as
-/// one with ``absorb(_:)``. Rows a stream owns (position 0, ``ViewRows/append(_:for:in:)``) must be unique per
-/// key: the merge fails on a second one. The run files are removed by ``close()`` or at deinit.
+/// sorted and spilled to a run file in `directory`, with the byte offset where each database's rows begin.
+/// ``merges()`` then gives one ``RowMerge`` per database over the runs and what is still in memory, so the
+/// databases can be merged at once on different threads; ``next(_:)`` merges them one after the other. Several
+/// sorters filled on different threads are merged as one with ``absorb(_:)``. Rows a stream owns (position 0,
+/// ``ViewRows/append(_:for:in:)``) must be unique per key: the merge fails on a second one. The run files are
+/// removed by ``close()`` or at deinit.
 final class IndexRowSorter {
-    /// Where one row's bytes sit in the arena.
-    private struct Entry {
-        var offset: Int
-        var keyCount: Int32
-        var valueCount: Int32
-        var database: UInt16
-        var position: UInt64
+    /// One spilled run: its file, and per database the byte offset where its rows begin (plus the file's end).
+    private struct Run {
+        var path: String
+        var starts: [Int64]
     }
-
-    /// A sorted source of rows for the merge: the in-memory entries or one run file.
-    private final class Source {
-        private var entries: [Entry] = []
-        private var arena: [UInt8] = []
-        private var index = 0
-        private let file: UnsafeMutablePointer<FILE>?
-        /// One row's header, read into the same buffer for every row of a run file.
-        private var header = [UInt8](repeating: 0, count: IndexRowSorter.headerSize)
-        private(set) var current: (database: UInt16, position: UInt64, key: [UInt8], value: [UInt8])?
-
-        init(entries: [Entry], arena: [UInt8]) throws {
-            self.entries = entries
-            self.arena = arena
-            file = nil
-            try advance()
-        }
-
-        init(path: String) throws {
-            guard let file = fopen(path, "rb") else { throw IndexRowSorter.failure("open run file \(path)") }
-            self.file = file
-            try advance()
-        }
-
-        deinit { if let file { fclose(file) } }
-
-        func advance() throws {
-            if let file {
-                let read = fread(&header, 1, header.count, file)
-                if read == 0 && feof(file) != 0 { current = nil; return }
-                guard read == header.count else { throw IndexRowSorter.failure("read a run file (truncated header)") }
-                let (database, keyCount, valueCount, position) = header.withUnsafeBytes { raw in
-                    (raw.loadUnaligned(as: UInt16.self), Int(raw.loadUnaligned(fromByteOffset: 2, as: UInt32.self)),
-                     Int(raw.loadUnaligned(fromByteOffset: 6, as: UInt32.self)), raw.loadUnaligned(fromByteOffset: 10, as: UInt64.self))
-                }
-                var key = [UInt8](repeating: 0, count: keyCount)
-                var value = [UInt8](repeating: 0, count: valueCount)
-                guard (keyCount == 0 || fread(&key, 1, keyCount, file) == keyCount),
-                    (valueCount == 0 || fread(&value, 1, valueCount, file) == valueCount)
-                else { throw IndexRowSorter.failure("read a run file (truncated row)") }
-                current = (database, position, key, value)
-            } else {
-                guard index < entries.count else { current = nil; return }
-                let entry = entries[index]
-                index += 1
-                let keyEnd = entry.offset + Int(entry.keyCount)
-                current = (entry.database, entry.position, Array(arena[entry.offset..<keyEnd]),
-                           Array(arena[keyEnd..<(keyEnd + Int(entry.valueCount))]))
-            }
-        }
-    }
-
-    static let headerSize = 18
 
     /// The projection whose rows these are, for errors.
     private let projection: String
@@ -85,18 +30,18 @@ final class IndexRowSorter {
     /// Names run files apart from those of other sorters sharing the directory.
     private let runPrefix: String
     /// In-memory rows taken over from absorbed sorters, each sorted.
-    private var absorbed: [(entries: [Entry], arena: [UInt8])] = []
+    private var absorbed: [(entries: [SortedRowEntry], arena: [UInt8])] = []
     private var arena: [UInt8] = []
-    private var entries: [Entry] = []
-    private var runPaths: [String] = []
-    /// The merge's sources, a binary min-heap by current row once the merge began.
-    private var sources: [Source]?
-    private var pending: ViewRow?
+    private var entries: [SortedRowEntry] = []
+    private var runs: [Run] = []
+    private var merging = false
+    /// The merges ``next(_:)`` drains, one database after the other.
+    private var sequential: [RowMerge]?
     private let memoryLimit: Int
     private let directory: String
 
     /// How many run files were spilled.
-    var spills: Int { runPaths.count }
+    var spills: Int { runs.count }
 
     /// A sorter of `projection`'s rows for `databases`, spilling to files named `runPrefix`… in `directory`
     /// (created when first needed) once its rows take `memoryLimit` bytes.
@@ -113,143 +58,115 @@ final class IndexRowSorter {
 
     deinit { close() }
 
-    /// Adds a row. Not after the first call of ``next(_:)``.
+    /// Adds a row. Not once the merge began.
     func add(_ row: ViewRow) throws {
-        precondition(sources == nil, "rows added after the merge began")
-        guard let number = numbers[row.database] else {
-            throw EventStoreError.rebuildFailed(
-                projection: projection,
-                reason: "its fold wrote to database \(row.database), which is not one of its databases \(names)")
-        }
-        entries.append(Entry(
-            offset: arena.count, keyCount: Int32(row.key.count), valueCount: Int32(row.value.count), database: number,
-            position: row.position))
+        precondition(!merging, "rows added after the merge began")
+        entries.append(SortedRowEntry(
+            offset: arena.count, keyCount: Int32(row.key.count), valueCount: Int32(row.value.count),
+            database: try number(of: row.database), position: row.position))
         arena.append(contentsOf: row.key)
         arena.append(contentsOf: row.value)
-        if arena.count + entries.count * MemoryLayout<Entry>.stride >= memoryLimit { try spill() }
+        try spillIfFull()
+    }
+
+    /// Adds every row of `rows`. Not once the merge began.
+    func add(_ rows: ViewRows) throws {
+        precondition(!merging, "rows added after the merge began")
+        let base = arena.count
+        var lastName: String?
+        var lastNumber: UInt16 = 0
+        entries.reserveCapacity(entries.count + rows.entries.count)
+        for row in rows.entries {
+            if row.database != lastName {
+                lastNumber = try number(of: row.database)
+                lastName = row.database
+            }
+            entries.append(SortedRowEntry(
+                offset: base + row.offset, keyCount: Int32(row.keyCount), valueCount: Int32(row.valueCount),
+                database: lastNumber, position: row.position))
+        }
+        arena.append(contentsOf: rows.bytes)
+        try spillIfFull()
     }
 
     /// Up to `limit` rows in (database, key) order, one per key (the highest position); empty when all were
     /// returned.
     func next(_ limit: Int) throws -> [ViewRow] {
-        if sources == nil { try startMerge() }
-        var batch: [ViewRow] = []
-        while batch.count < limit {
-            guard let row = try nextMerged() else {
-                if let last = pending { batch.append(last); pending = nil }
-                break
-            }
-            if let previous = pending {
-                if previous.database != row.database || previous.key != row.key {
-                    batch.append(previous)
-                } else if previous.position == 0 || row.position == 0 {
-                    throw EventStoreError.rebuildFailed(
-                        projection: projection,
-                        reason: "two streams wrote key \(String(decoding: row.key, as: UTF8.self)) of \(row.database) as their own row; "
-                            + "a stream's own rows (ViewRows.append) must be keyed by that stream alone")
-                }
-            }
-            pending = row
+        if sequential == nil { sequential = try merges() }
+        while let merge = sequential?.first {
+            let rows = try merge.next(limit)
+            if !rows.isEmpty { return rows }
+            sequential?.removeFirst()
         }
-        return batch
+        return []
+    }
+
+    /// One merge per database, in the order of the sorter's databases; each may run on a thread of its own. Call
+    /// once, after the last row was added.
+    func merges() throws -> [RowMerge] {
+        precondition(!merging, "the merge began already")
+        merging = true
+        sortEntries()
+        var memory = absorbed
+        memory.append((entries, arena))
+        entries = []
+        arena = []
+        absorbed = []
+        return try names.indices.map { number in
+            var sources: [SortedRowSource] = []
+            for run in runs where run.starts[number] < run.starts[number + 1] {
+                sources.append(try SortedRowSource(path: run.path, from: run.starts[number], to: run.starts[number + 1]))
+            }
+            for (entries, arena) in memory {
+                let start = entries.firstIndex { $0.database >= number } ?? entries.endIndex
+                let end = entries[start...].firstIndex { $0.database > number } ?? entries.endIndex
+                if start < end { sources.append(SortedRowSource(entries: entries[start..<end], arena: arena)) }
+            }
+            return RowMerge(projection: projection, names: names, sources: sources)
+        }
     }
 
     /// Takes over `other`'s rows (its run files and what it holds in memory), so that this sorter's merge
     /// includes them. Neither may have begun merging; `other` is left empty.
     func absorb(_ other: IndexRowSorter) {
-        precondition(sources == nil && other.sources == nil, "a sorter absorbed after the merge began")
+        precondition(!merging && !other.merging, "a sorter absorbed after the merge began")
         precondition(names == other.names, "sorters of different databases")
         other.sortEntries()
         absorbed.append((other.entries, other.arena))
         absorbed += other.absorbed
-        runPaths += other.runPaths
+        runs += other.runs
         other.entries = []
         other.arena = []
         other.absorbed = []
-        other.runPaths = []
+        other.runs = []
     }
 
     /// Removes the run files.
     func close() {
-        sources = []
-        for path in runPaths { unlink(path) }
-        runPaths = []
+        sequential = []
+        for run in runs { unlink(run.path) }
+        runs = []
         rmdir(directory)
     }
 
-    private func startMerge() throws {
-        sortEntries()
-        var all: [Source] = []
-        for path in runPaths { all.append(try Source(path: path)) }
-        all.append(try Source(entries: entries, arena: arena))
-        for (entries, arena) in absorbed { all.append(try Source(entries: entries, arena: arena)) }
-        entries = []
-        arena = []
-        absorbed = []
-        all.removeAll { $0.current == nil }
-        // Heapify: every parent precedes its children.
-        for index in stride(from: all.count / 2 - 1, through: 0, by: -1) { IndexRowSorter.siftDown(&all, from: index) }
-        sources = all
-    }
-
-    /// The smallest current row of all sources, or nil when all are drained.
-    private func nextMerged() throws -> ViewRow? {
-        guard var heap = sources, let top = heap.first, let row = top.current else { return nil }
-        sources = nil  // keeps the heap array uniquely referenced while it is reordered
-        defer { sources = heap }
-        try top.advance()
-        if top.current == nil {
-            let last = heap.removeLast()
-            if !heap.isEmpty { heap[0] = last }
+    private func number(of database: String) throws -> UInt16 {
+        guard let number = numbers[database] else {
+            throw EventStoreError.rebuildFailed(
+                projection: projection,
+                reason: "its fold wrote to database \(database), which is not one of its databases \(names)")
         }
-        if !heap.isEmpty { IndexRowSorter.siftDown(&heap, from: 0) }
-        return ViewRow(database: names[Int(row.database)], key: row.key, value: row.value, position: row.position)
+        return number
     }
 
-    /// Restores the heap order below `index`, every source having a current row.
-    private static func siftDown(_ heap: inout [Source], from index: Int) {
-        var parent = index
-        while true {
-            var smallest = parent
-            let left = 2 * parent + 1
-            if left < heap.count && rowPrecedes(heap[left], heap[smallest]) { smallest = left }
-            if left + 1 < heap.count && rowPrecedes(heap[left + 1], heap[smallest]) { smallest = left + 1 }
-            if smallest == parent { return }
-            heap.swapAt(parent, smallest)
-            parent = smallest
-        }
-    }
-
-    private static func rowPrecedes(_ a: Source, _ b: Source) -> Bool {
-        let x = a.current!
-        let y = b.current!
-        return precedes((x.database, x.position), x.key, (y.database, y.position), y.key)
-    }
-
-    private static func precedes(
-        _ a: (database: UInt16, position: UInt64), _ aKey: [UInt8], _ b: (database: UInt16, position: UInt64), _ bKey: [UInt8]
-    ) -> Bool {
-        if a.database != b.database { return a.database < b.database }
-        let order = aKey.withUnsafeBytes { x in bKey.withUnsafeBytes { y in compare(x, y) } }
-        if order != 0 { return order < 0 }
-        return a.position < b.position
-    }
-
-    /// memcmp order, shorter first on a common prefix (LMDB's default key order).
-    private static func compare(_ x: UnsafeRawBufferPointer, _ y: UnsafeRawBufferPointer) -> Int32 {
-        let common = min(x.count, y.count)
-        if common > 0 {
-            let order = memcmp(x.baseAddress!, y.baseAddress!, common)
-            if order != 0 { return order }
-        }
-        return x.count == y.count ? 0 : (x.count < y.count ? -1 : 1)
+    private func spillIfFull() throws {
+        if arena.count + entries.count * MemoryLayout<SortedRowEntry>.stride >= memoryLimit { try spill() }
     }
 
     private func sortEntries() {
         arena.withUnsafeBytes { base in
             entries.sort { a, b in
                 if a.database != b.database { return a.database < b.database }
-                let order = IndexRowSorter.compare(
+                let order = RowMerge.compare(
                     UnsafeRawBufferPointer(rebasing: base[a.offset..<(a.offset + Int(a.keyCount))]),
                     UnsafeRawBufferPointer(rebasing: base[b.offset..<(b.offset + Int(b.keyCount))]))
                 if order != 0 { return order < 0 }
@@ -261,14 +178,17 @@ final class IndexRowSorter {
     /// Sorts what is in memory and writes it to a new run file.
     private func spill() throws {
         sortEntries()
-        if mkdir(directory, 0o755) != 0 && errno != EEXIST { throw IndexRowSorter.failure("create \(directory)") }
-        let path = directory + "/\(runPrefix)-\(runPaths.count).bin"
-        guard let file = fopen(path, "wb") else { throw IndexRowSorter.failure("create run file \(path)") }
-        runPaths.append(path)
+        if mkdir(directory, 0o755) != 0 && errno != EEXIST { throw SortedRowSource.failure("create \(directory)") }
+        let path = directory + "/\(runPrefix)-\(runs.count).bin"
+        guard let file = fopen(path, "wb") else { throw SortedRowSource.failure("create run file \(path)") }
+        var run = Run(path: path, starts: [])
+        runs.append(run)
         defer { fclose(file) }
-        var header = [UInt8](repeating: 0, count: IndexRowSorter.headerSize)
+        var header = [UInt8](repeating: 0, count: SortedRowSource.headerSize)
+        var written: Int64 = 0
         try arena.withUnsafeBytes { base in
             for entry in entries {
+                while run.starts.count <= Int(entry.database) { run.starts.append(written) }
                 header.withUnsafeMutableBytes { raw in
                     raw.storeBytes(of: entry.database, toByteOffset: 0, as: UInt16.self)
                     raw.storeBytes(of: UInt32(entry.keyCount), toByteOffset: 2, as: UInt32.self)
@@ -278,15 +198,14 @@ final class IndexRowSorter {
                 let count = Int(entry.keyCount) + Int(entry.valueCount)
                 guard fwrite(header, 1, header.count, file) == header.count,
                     count == 0 || fwrite(base.baseAddress! + entry.offset, 1, count, file) == count
-                else { throw IndexRowSorter.failure("write run file \(path)") }
+                else { throw SortedRowSource.failure("write run file \(path)") }
+                written += Int64(header.count + count)
             }
         }
-        guard fflush(file) == 0 else { throw IndexRowSorter.failure("write run file \(path)") }
+        while run.starts.count <= names.count { run.starts.append(written) }
+        runs[runs.count - 1] = run
+        guard fflush(file) == 0 else { throw SortedRowSource.failure("write run file \(path)") }
         entries.removeAll(keepingCapacity: true)
         arena.removeAll(keepingCapacity: true)
-    }
-
-    private static func failure(_ operation: String) -> EventStoreError {
-        .storage(.lmdb(code: errno, operation: "rebuild scratch: \(operation)"))
     }
 }

@@ -66,15 +66,14 @@ public struct PaymentsProjection: StreamFoldingProjection {
     public func fold(_ event: RecordedEvent, into payment: inout Payment?, rows: inout ViewRows) throws {
         let paymentEvent = try EventCodec.decode(event)
         Payment.evolve(&payment, recorded: event, decoded: paymentEvent)
-        let routes = PaymentsProjection.routes(of: paymentEvent)
-        guard !routes.isEmpty else { return }
-        let key = Array(event.streamID.utf8)
-        for route in routes { rows.index(key, for: Array(route.utf8), in: "routes", position: event.position) }
+        for route in PaymentsProjection.routes(of: paymentEvent) {
+            rows.index(event.streamID, for: route, in: "routes", position: event.position)
+        }
     }
 
     /// A payment's final state, keyed by payment id.
     public func finish(_ payment: Payment, stream streamID: String, rows: inout ViewRows) throws {
-        rows.append(PaymentCodec.encode(payment), for: Array(streamID.utf8), in: "payments")
+        rows.append(PaymentCodec.encode(payment), for: streamID, in: "payments")
     }
 
     /// The stored payment under `key`, or nil.

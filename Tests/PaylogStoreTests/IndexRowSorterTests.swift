@@ -136,4 +136,41 @@ struct IndexRowSorterTests {
             return reason.contains("elsewhere")
         }
     }
+
+    @Test("one merge per database, drained at once on two threads, gives each database's rows; spilled runs are split by database", arguments: [1 << 30, 600])
+    func mergesPerDatabase(memory: Int) async throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        let rows = Self.rows(count: 4_000, seed: UInt64(memory) &+ 5)
+        let sorter = Self.sorter(dir.path + "/runs", memory: memory)
+        var batch = ViewRows()
+        for (index, row) in rows.enumerated() {
+            batch.index(row.value, for: row.key, in: row.database, position: row.position)
+            if index % 50 == 49 {
+                try sorter.add(batch)
+                batch.removeAll()
+            }
+        }
+        try sorter.add(batch)
+        #expect(memory > 1 << 20 ? sorter.spills == 0 : sorter.spills > 1)
+        let merges = try sorter.merges()
+        #expect(merges.count == Self.databases.count)
+        let drained = try await withThrowingTaskGroup(of: (Int, [ViewRow]).self) { group in
+            for (index, merge) in merges.enumerated() {
+                group.addTask {
+                    var all: [ViewRow] = []
+                    while case let next = try merge.next(97), !next.isEmpty { all += next }
+                    return (index, all)
+                }
+            }
+            var byIndex: [Int: [ViewRow]] = [:]
+            for try await (index, rows) in group { byIndex[index] = rows }
+            return byIndex
+        }
+        let expected = Self.expected(rows)
+        for (index, database) in Self.databases.enumerated() {
+            #expect(drained[index] == expected.filter { $0.database == database })
+        }
+        sorter.close()
+    }
 }

@@ -181,7 +181,9 @@ struct StreamFoldingRebuildTests {
         let build = LogOrderBuild(projection, snapshot: snapshot, scratchDirectory: dir.path + "/scratch")
         defer { build.close() }
         try build.foldBlocking(store.environment, store.databases) { _ in }
-        let rows = try build.merged().next(100)
+        let sorter = build.merged()
+        var rows: [ViewRow] = []
+        while case let next = try sorter.next(100), !next.isEmpty { rows += next }
         let stats = rows.filter { $0.database == "streamstats" }
         #expect(stats.map(\.key) == [Array("long".utf8), Array("short".utf8)])
         #expect(stats.first?.value == TaggingProjection.stats(count: 2, last: 2), "the event after the snapshot is not folded")
