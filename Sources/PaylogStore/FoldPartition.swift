@@ -16,8 +16,10 @@ import LMDBKit
 ///
 /// Used by one thread at a time (handed to a task and back), hence `@unchecked Sendable`.
 final class FoldPartition<Projection: StreamFoldingProjection>: @unchecked Sendable {
-    /// Events read per read transaction.
-    static var pageSize: Int { 8_192 }
+    /// Events read per read transaction; after each, the map is released if over budget. Small enough that
+    /// the `heads` lookups of one page cannot map much: each random read of a cached page maps the pages
+    /// around it too (the kernel's fault-around), and at 10 M events `heads` alone is 170 MB.
+    static var pageSize: Int { 1_024 }
 
     let projection: Projection
     /// The positions this partition reads.
