@@ -225,17 +225,35 @@ public final class Environment: @unchecked Sendable {
     }
 
     /// Resident file-backed and shared memory of this process in bytes, from `/proc/self/statm`; nil when unreadable.
+    /// The file stays open and is read with one `pread`, so that a check costs a few microseconds: rebuilds check
+    /// every few dozen reads.
     private static func residentSharedBytes() -> Int? {
-        guard let statm = fopen("/proc/self/statm", "r") else { return nil }
-        defer { fclose(statm) }
-        var buffer = [CChar](repeating: 0, count: 128)
-        guard fgets(&buffer, Int32(buffer.count), statm) != nil else { return nil }
-        // "size resident shared text lib data dt", in pages.
-        let line = buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }
-        let fields = String(decoding: line, as: UTF8.self).split(separator: " ")
-        guard fields.count >= 3, let pages = Int(fields[2]) else { return nil }
-        return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
+        guard statmDescriptor >= 0 else { return nil }
+        var buffer = (UInt64(0), UInt64(0), UInt64(0), UInt64(0), UInt64(0), UInt64(0), UInt64(0), UInt64(0))
+        return withUnsafeMutableBytes(of: &buffer) { raw -> Int? in
+            let count = pread(statmDescriptor, raw.baseAddress, raw.count, 0)
+            guard count > 0 else { return nil }
+            // "size resident shared text lib data dt", in pages: the third field.
+            var field = 0
+            var value = 0
+            var inNumber = false
+            for byte in raw.prefix(count) {
+                if byte >= 0x30 && byte <= 0x39 {
+                    if !inNumber { inNumber = true; value = 0 }
+                    value = value * 10 + Int(byte - 0x30)
+                } else if inNumber {
+                    inNumber = false
+                    field += 1
+                    if field == 3 { return value * pageSize }
+                }
+            }
+            return inNumber && field == 2 ? value * pageSize : nil
+        }
     }
+
+    /// `/proc/self/statm`, opened once for the process; -1 where it does not exist.
+    private static let statmDescriptor: Int32 = open("/proc/self/statm", O_RDONLY)
+    private static let pageSize = Int(sysconf(Int32(_SC_PAGESIZE)))
 
     /// The address ranges at which `file` is mapped into this process, from `/proc/self/maps` (empty when that
     /// is unreadable).

@@ -7,8 +7,8 @@ extension EventStore {
     /// one transaction makes it live. Readers never see a half-built view.
     ///
     /// A ``StreamFoldingProjection`` is first built by folding its streams in memory during one log-order read up
-    /// to the head as it was when the rebuild began (two threads, each folding half of the streams; rows sorted,
-    /// then appended in key order), then caught up in log order.
+    /// to the head as it was when the rebuild began (two threads, each reading half of the log; rows sorted, then
+    /// appended in key order), then caught up in log order.
     ///
     /// - Parameters:
     ///   - chunk: events folded or applied per turn of the writer.

@@ -16,10 +16,8 @@ import LMDBKit
 ///
 /// Used by one thread at a time (handed to a task and back), hence `@unchecked Sendable`.
 final class FoldPartition<Projection: StreamFoldingProjection>: @unchecked Sendable {
-    /// Events read per read transaction; after each, the map is released if over budget. Small enough that
-    /// the `heads` lookups of one page cannot map much: each random read of a cached page maps the pages
-    /// around it too (the kernel's fault-around), and at 10 M events `heads` alone is 170 MB.
-    static var pageSize: Int { 1_024 }
+    /// Events read per read transaction.
+    static var pageSize: Int { 8_192 }
 
     let projection: Projection
     /// The positions this partition reads.
@@ -74,13 +72,17 @@ final class FoldPartition<Projection: StreamFoldingProjection>: @unchecked Senda
                         if try fold(event, &streams, &rows, txn, databases) { folded += 1 }
                         next = event.position + 1
                         read += 1
+                        // Each `heads` lookup of a new stream is a random read that may map a large folio (up to
+                        // 512 KiB here): look at the budget every 64 events, not only per page.
+                        if let mappedBudget, read % 64 == 0 {
+                            environment.releaseMappedPages(ifResidentFileBytesAbove: mappedBudget)
+                        }
                         found = try cursor.move(.next)
                     }
                     if read < Self.pageSize { next = last + 1 }
                 }
             }
             try drain(&rows)
-            if let mappedBudget { environment.releaseMappedPages(ifResidentFileBytesAbove: mappedBudget) }
             progress(next - 1)
         }
         // Streams still open at the snapshot are complete; those open at the end of an earlier range go on in
@@ -141,7 +143,9 @@ final class FoldPartition<Projection: StreamFoldingProjection>: @unchecked Senda
         var folded: UInt64 = 0
         var start = 0
         while start < ids.count {
-            let batch = ids[start..<min(start + 1_024, ids.count)]
+            // Each of these streams is a few random reads, each mapping the cached pages around it: check the
+            // budget every 64 streams.
+            let batch = ids[start..<min(start + 64, ids.count)]
             start = batch.endIndex
             try environment.read { txn in
                 for id in batch {
@@ -157,6 +161,7 @@ final class FoldPartition<Projection: StreamFoldingProjection>: @unchecked Senda
                 }
             }
             try drain(&rows)
+            if let mappedBudget { environment.releaseMappedPages(ifResidentFileBytesAbove: mappedBudget) }
         }
         return folded
     }

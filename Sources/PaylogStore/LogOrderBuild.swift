@@ -29,10 +29,11 @@ final class LogOrderBuild<Projection: StreamFoldingProjection> {
         _ projection: Projection, snapshot: UInt64, scratchDirectory: String, parts: Int = 2, sortMemory: Int = 48 << 20,
         maximumOpen: Int = 65_536, mappedBudget: Int? = nil
     ) {
+        precondition(parts >= 1, "a build needs at least one part")
         self.snapshot = snapshot
         // Runs left by a rebuild that crashed are of no use: start clean.
         try? FileManager.default.removeItem(atPath: scratchDirectory)
-        let sorters = (0..<max(parts, 1)).map { part in
+        let sorters = (0..<parts).map { part in
             IndexRowSorter(
                 projection: projection.name, databases: projection.databaseNames, directory: scratchDirectory,
                 runPrefix: "part\(part)", memoryLimit: max(sortMemory / parts, 1))
