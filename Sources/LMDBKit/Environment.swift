@@ -199,19 +199,37 @@ public final class Environment: @unchecked Sendable {
     /// LMDB does not expose the map's address (`me_mapaddr` is set only for fixed maps), so it is found in
     /// `/proc/self/maps` (once per map size); where that is unreadable this does nothing.
     public func releaseMappedPages() {
+        releaseMappedPages(from: 0, to: .max)
+    }
+
+    /// Releases the map's pages (see ``releaseMappedPages()``) between the addresses `start` and `end` — those of
+    /// values read in read transactions, say — clamped to the map and widened to whole pages. Addresses outside the
+    /// map are never touched, so memory that is not the map's cannot be dropped by mistake.
+    public func releaseMappedPages(from start: UInt, to end: UInt) {
         lock.withShared {
-            guard !isClosed else { return }
+            guard !isClosed, start < end else { return }
             // The map moves only when it is resized, which needs the exclusive lock: look it up once per size.
             let size = mapSizeValue.load(ordering: .relaxed)
             let ranges = mapRanges.withLock { cached in
                 if cached.size != size { cached = (size, Environment.mappedRanges(of: canonicalPath + "/data.mdb")) }
                 return cached.ranges
             }
+            let page = UInt(Environment.pageSize)
             for range in ranges {
-                guard let address = UnsafeMutableRawPointer(bitPattern: range.start) else { continue }
-                _ = madvise(address, Int(range.end - range.start), MADV_DONTNEED)
+                let low = max(range.start, start / page * page)
+                let high = min(range.end, end > UInt.max - page ? UInt.max : (end + page - 1) / page * page)
+                guard low < high, let address = UnsafeMutableRawPointer(bitPattern: low) else { continue }
+                _ = madvise(address, Int(high - low), MADV_DONTNEED)
             }
         }
+    }
+
+    /// True when the process's resident file-backed memory (`/proc/self/statm`'s third field: file-backed and
+    /// shared pages, the map's among them) is over `budget` bytes. Cheap enough to ask every few dozen reads:
+    /// one `pread`.
+    public static func residentFileBytes(over budget: Int) -> Bool {
+        guard let resident = residentSharedBytes() else { return false }
+        return resident > budget
     }
 
     /// Releases the map's pages (``releaseMappedPages()``) when the process's resident file-backed memory is over
@@ -219,7 +237,7 @@ public final class Environment: @unchecked Sendable {
     /// `/proc/self/statm` (whose third field counts resident file-backed and shared pages — the map's among them).
     @discardableResult
     public func releaseMappedPages(ifResidentFileBytesAbove budget: Int) -> Bool {
-        guard let resident = Environment.residentSharedBytes(), resident > budget else { return false }
+        guard Environment.residentFileBytes(over: budget) else { return false }
         releaseMappedPages()
         return true
     }

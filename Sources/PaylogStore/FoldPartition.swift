@@ -58,6 +58,10 @@ final class FoldPartition<Projection: StreamFoldingProjection>: @unchecked Senda
         var folded: UInt64 = 0
         var next = range.lowerBound
         let last = range.upperBound
+        // The addresses of the log values read since the map was last released: released first when over
+        // budget, so that the pages still wanted (`heads`, the B-trees' branch pages) stay mapped.
+        var low = UInt.max
+        var high: UInt = 0
         while next <= last {
             try environment.read { txn in
                 try txn.withCursor(databases.events) { cursor in
@@ -66,7 +70,11 @@ final class FoldPartition<Projection: StreamFoldingProjection>: @unchecked Senda
                     while found && read < Self.pageSize {
                         let event = try cursor.withCurrent { key, value -> RecordedEvent? in
                             let position = StoreKeys.readUInt64(key)
-                            return position <= last ? try RecordCodec.decode(value, position: position) : nil
+                            guard position <= last else { return nil }
+                            let address = UInt(bitPattern: value.baseAddress)
+                            low = min(low, address)
+                            high = max(high, address + UInt(value.count))
+                            return try RecordCodec.decode(value, position: position)
                         }
                         guard let event else { break }
                         if try fold(event, &streams, &rows, txn, databases) { folded += 1 }
@@ -74,8 +82,10 @@ final class FoldPartition<Projection: StreamFoldingProjection>: @unchecked Senda
                         read += 1
                         // Each `heads` lookup of a new stream is a random read that may map a large folio (up to
                         // 512 KiB here): look at the budget every 64 events, not only per page.
-                        if let mappedBudget, read % 64 == 0 {
-                            environment.releaseMappedPages(ifResidentFileBytesAbove: mappedBudget)
+                        if let mappedBudget, read % 64 == 0, Environment.residentFileBytes(over: mappedBudget) {
+                            environment.releaseMappedPages(from: low, to: high)
+                            (low, high) = (.max, 0)
+                            if Environment.residentFileBytes(over: mappedBudget) { environment.releaseMappedPages() }
                         }
                         found = try cursor.move(.next)
                     }

@@ -82,4 +82,47 @@ struct MappedPagesTests {
         env.releaseMappedPages()
         #expect(throws: LMDBError.closed) { try env.read { _ in 0 } }
     }
+
+    /// The lowest and highest addresses of the values whose keys are below `count`, read through the map.
+    static func addresses(_ env: Environment, _ db: Database, firstValues count: Int) throws -> (UInt, UInt) {
+        try env.read { txn in
+            try txn.withCursor(db) { cursor in
+                var (low, high) = (UInt.max, UInt(0))
+                var found = try cursor.move(.first)
+                var seen = 0
+                while found && seen < count {
+                    cursor.withCurrent { _, value in
+                        let address = UInt(bitPattern: value.baseAddress)
+                        (low, high) = (min(low, address), max(high, address + UInt(value.count)))
+                    }
+                    seen += 1
+                    found = try cursor.move(.next)
+                }
+                return (low, high)
+            }
+        }
+    }
+
+    @Test("releasing an address range drops only the map's pages in it, and never memory outside the map")
+    func releaseRange() throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        let (env, db) = try Self.filled(dir.path, values: 12_000)
+        defer { env.close() }
+        let expected = try Self.touchAll(env, db)
+        let (low, high) = try Self.addresses(env, db, firstValues: 6_000)
+        let before = try Self.residentFileBytes()
+        env.releaseMappedPages(from: low, to: high)
+        let after = try Self.residentFileBytes()
+        #expect(before - after > 16 << 20, "half the values' pages left: \(before) to \(after) bytes")
+        #expect(before - after < 40 << 20, "the other half stayed: \(before) to \(after) bytes")
+        // Heap memory is not the map's: a range over it is ignored, its bytes stay.
+        let heap = [UInt8](repeating: 7, count: 1 << 20)
+        heap.withUnsafeBytes { raw in
+            let start = UInt(bitPattern: raw.baseAddress)
+            env.releaseMappedPages(from: start, to: start + UInt(raw.count))
+        }
+        #expect(heap.allSatisfy { $0 == 7 })
+        #expect(try Self.touchAll(env, db) == expected, "pages fault back in with their content")
+    }
 }
