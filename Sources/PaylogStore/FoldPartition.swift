@@ -33,7 +33,8 @@ final class FoldPartition<Projection: StreamFoldingProjection>: @unchecked Senda
     private(set) var folded: UInt64 = 0
     /// The most streams it held open at once.
     private(set) var mostOpen = 0
-    /// How many streams it deferred.
+    /// How many streams it folded on their own after the read: those dropped while over `maximumOpen`, and
+    /// those still open at the end of a range that is not the last.
     private(set) var deferredCount = 0
 
     init(

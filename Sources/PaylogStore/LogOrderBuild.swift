@@ -16,9 +16,10 @@ import Synchronization
 /// than linear with the log and mapped all of it into the process (see Docs/performance.md).
 ///
 /// Memory: per thread, the open streams (at most `maximumOpen`) and its sorter's share of `sortMemory`. The
-/// pages of the log it reads count towards the resident set too; with a `mappedBudget` the map is released
-/// whenever the process's resident file-backed memory passes it — cheap here, since pages already read are not
-/// needed again.
+/// pages of the log it reads count towards the resident set too; with a `mappedBudget`, whenever the process's
+/// resident file-backed memory passes it (checked every 64 events), each thread releases the part of the map
+/// holding the log values it read since its last release — pages not needed again — and the whole map if that
+/// was not enough.
 final class LogOrderBuild<Projection: StreamFoldingProjection> {
     /// The partitions, one per thread.
     let partitions: [FoldPartition<Projection>]
