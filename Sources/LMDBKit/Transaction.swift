@@ -34,11 +34,18 @@ public struct Transaction: ~Copyable {
         for key: [UInt8], in db: Database,
         _ body: (UnsafeRawBufferPointer?) throws -> R
     ) throws -> R {
+        try key.withUnsafeBytes { try withValue(forKeyBytes: $0, in: db, body) }
+    }
+
+    /// Calls `body` with a view of the value stored under the key in `key`'s bytes, or `nil` when there is none.
+    /// For hot paths that build keys on the stack; the view is valid only inside `body`.
+    public func withValue<R>(
+        forKeyBytes key: UnsafeRawBufferPointer, in db: Database,
+        _ body: (UnsafeRawBufferPointer?) throws -> R
+    ) throws -> R {
         var value = MDB_val()
-        let code: Int32 = key.withUnsafeBytes { keyBytes in
-            var k = MDB_val(mv_size: keyBytes.count, mv_data: UnsafeMutableRawPointer(mutating: keyBytes.baseAddress))
-            return mdb_get(txn, db.dbi, &k, &value)
-        }
+        var k = MDB_val(mv_size: key.count, mv_data: UnsafeMutableRawPointer(mutating: key.baseAddress))
+        let code = mdb_get(txn, db.dbi, &k, &value)
         if code == MDB_NOTFOUND { return try body(nil) }
         try check(code, "get in \(db.name)")
         return try body(UnsafeRawBufferPointer(start: value.mv_data, count: value.mv_size))
@@ -86,6 +93,33 @@ public struct Transaction: ~Copyable {
             }
         }
         try check(code, "put in \(db.name)")
+    }
+
+    /// Stores the bytes of `value` under the bytes of `key`, replacing any existing value: ``put(_:for:in:append:)``
+    /// for hot paths that build keys and values on the stack.
+    public func put(
+        bytes value: UnsafeRawBufferPointer, forKeyBytes key: UnsafeRawBufferPointer, in db: Database,
+        append: Bool = false
+    ) throws(LMDBError) {
+        var k = MDB_val(mv_size: key.count, mv_data: UnsafeMutableRawPointer(mutating: key.baseAddress))
+        var v = MDB_val(mv_size: value.count, mv_data: UnsafeMutableRawPointer(mutating: value.baseAddress))
+        try check(mdb_put(txn, db.dbi, &k, &v, append ? UInt32(MDB_APPEND) : 0), "put in \(db.name)")
+    }
+
+    /// Reserves `count` bytes for the value under the bytes of `key` (`MDB_RESERVE`) and lets `fill` write them
+    /// straight into LMDB's page, so a value built for storage is never built in a buffer of its own first.
+    ///
+    /// `fill` must write all `count` bytes. If it throws, the entry holds whatever it wrote: the caller must abort
+    /// the transaction (or the nested one around the call). Not for `MDB_DUPSORT` databases.
+    public func reserve<R>(
+        _ count: Int, forKeyBytes key: UnsafeRawBufferPointer, in db: Database, append: Bool = false,
+        _ fill: (UnsafeMutableRawBufferPointer) throws -> R
+    ) throws -> R {
+        var k = MDB_val(mv_size: key.count, mv_data: UnsafeMutableRawPointer(mutating: key.baseAddress))
+        var v = MDB_val(mv_size: count, mv_data: nil)
+        let flags = UInt32(MDB_RESERVE) | (append ? UInt32(MDB_APPEND) : 0)
+        try check(mdb_put(txn, db.dbi, &k, &v, flags), "put in \(db.name)")
+        return try fill(UnsafeMutableRawBufferPointer(start: v.mv_data, count: count))
     }
 
     /// Removes the entry under `key`. Returns false when there was none.

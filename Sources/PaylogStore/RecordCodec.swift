@@ -8,7 +8,7 @@ enum RecordCodec {
     static let headerSize = 33
 
     /// The stored value of `event` with the envelope the store assigned, and its chain hash (SHA-256 over
-    /// `previous` and the record bytes), written in one buffer without an intermediate message or copy.
+    /// `previous` and the record bytes), written in one buffer of its exact size.
     ///
     /// The record bytes are exactly what protobuf writes for `EventRecord` (fields in number order, proto3
     /// defaults left out, `observed_at_us` present whenever set), so imports recompute the same hashes and any
@@ -16,47 +16,83 @@ enum RecordCodec {
     static func storedValue(
         _ event: NewEvent, streamID: String, version: UInt64, position: UInt64, recordedAt: Timestamp, previous: ChainDigest
     ) -> (value: [UInt8], hash: ChainDigest) {
-        var writer = ProtoWireWriter(
-            capacity: headerSize + 96 + streamID.utf8.count + event.type.utf8.count + event.correlationID.utf8.count
-                + event.causationID.utf8.count + event.actor.utf8.count + event.payload.count)
+        let size = storedSize(event, streamID: streamID, version: version, position: position, recordedAt: recordedAt)
+        var hash = ChainDigest.genesis
+        let value = [UInt8](unsafeUninitializedCapacity: size) { buffer, initialized in
+            hash = writeStoredValue(
+                event, streamID: streamID, version: version, position: position, recordedAt: recordedAt,
+                previous: previous, into: UnsafeMutableRawBufferPointer(buffer))
+            initialized = size
+        }
+        return (value, hash)
+    }
+
+    /// The size in bytes of the stored value ``storedValue(_:streamID:version:position:recordedAt:previous:)``
+    /// writes: what to reserve for it.
+    static func storedSize(
+        _ event: NewEvent, streamID: String, version: UInt64, position: UInt64, recordedAt: Timestamp
+    ) -> Int {
+        var sizer = WireSizer()
+        writeRecord(event, streamID: streamID, version: version, position: position, recordedAt: recordedAt, to: &sizer)
+        return headerSize + sizer.count
+    }
+
+    /// Writes the stored value of `event` into `buffer`, which must be exactly
+    /// ``storedSize(_:streamID:version:position:recordedAt:)`` bytes (an LMDB page reserved for it, or an array's
+    /// capacity), and returns its chain hash, computed over the bytes in place.
+    static func writeStoredValue(
+        _ event: NewEvent, streamID: String, version: UInt64, position: UInt64, recordedAt: Timestamp,
+        previous: ChainDigest, into buffer: UnsafeMutableRawBufferPointer
+    ) -> ChainDigest {
+        var writer = WireSpanWriter(buffer)
         writer.byte(StoreKeys.recordFormatByte)
         ChainDigest.genesis.withUnsafeBytes { writer.raw($0) }  // the hash's place, filled in below
-        writer.tag(1, .lengthDelimited)
-        withUnsafeBytes(of: event.id.uuid) { writer.lengthDelimited($0) }
-        string(2, streamID, &writer)
-        varint(3, version, &writer)
-        varint(4, position, &writer)
-        string(5, event.type, &writer)
-        varint(6, UInt64(event.schemaVersion), &writer)
-        varint(7, UInt64(bitPattern: recordedAt.microseconds), &writer)
-        if let observed = event.observedAt {
-            writer.tag(8, .varint)
-            writer.varint(UInt64(bitPattern: observed.microseconds))
-        }
-        string(9, event.correlationID, &writer)
-        string(10, event.causationID, &writer)
-        string(11, event.actor, &writer)
-        if !event.payload.isEmpty {
-            writer.tag(12, .lengthDelimited)
-            event.payload.withUnsafeBytes { writer.lengthDelimited($0) }
-        }
-        let hash = writer.bytes.withUnsafeBytes { value in
-            chainHash(previous: previous, record: UnsafeRawBufferPointer(rebasing: value[headerSize...]))
-        }
+        writeRecord(event, streamID: streamID, version: version, position: position, recordedAt: recordedAt, to: &writer)
+        precondition(writer.count == buffer.count, "a record of \(writer.count) bytes was reserved \(buffer.count)")
+        let hash = chainHash(previous: previous, record: UnsafeRawBufferPointer(rebasing: writer.written[headerSize...]))
         hash.withUnsafeBytes { writer.overwrite(at: 1, with: $0) }
-        return (writer.bytes, hash)
+        return hash
     }
 
-    private static func varint(_ field: UInt32, _ value: UInt64, _ writer: inout ProtoWireWriter) {
+    /// The `EventRecord` fields of `event`, in number order, into `sink`.
+    @inline(__always)
+    private static func writeRecord<Sink: WireSink>(
+        _ event: NewEvent, streamID: String, version: UInt64, position: UInt64, recordedAt: Timestamp,
+        to sink: inout Sink
+    ) {
+        sink.tag(1, .lengthDelimited)
+        withUnsafeBytes(of: event.id.uuid) { sink.lengthDelimited($0) }
+        string(2, streamID, &sink)
+        varint(3, version, &sink)
+        varint(4, position, &sink)
+        string(5, event.type, &sink)
+        varint(6, UInt64(event.schemaVersion), &sink)
+        varint(7, UInt64(bitPattern: recordedAt.microseconds), &sink)
+        if let observed = event.observedAt {
+            sink.tag(8, .varint)
+            sink.varint(UInt64(bitPattern: observed.microseconds))
+        }
+        string(9, event.correlationID, &sink)
+        string(10, event.causationID, &sink)
+        string(11, event.actor, &sink)
+        if !event.payload.isEmpty {
+            sink.tag(12, .lengthDelimited)
+            event.payload.withUnsafeBytes { sink.lengthDelimited($0) }
+        }
+    }
+
+    @inline(__always)
+    private static func varint<Sink: WireSink>(_ field: UInt32, _ value: UInt64, _ sink: inout Sink) {
         guard value != 0 else { return }
-        writer.tag(field, .varint)
-        writer.varint(value)
+        sink.tag(field, .varint)
+        sink.varint(value)
     }
 
-    private static func string(_ field: UInt32, _ value: String, _ writer: inout ProtoWireWriter) {
+    @inline(__always)
+    private static func string<Sink: WireSink>(_ field: UInt32, _ value: String, _ sink: inout Sink) {
         guard !value.isEmpty else { return }
-        writer.tag(field, .lengthDelimited)
-        writer.string(value)
+        sink.tag(field, .lengthDelimited)
+        sink.string(value)
     }
 
     /// SHA-256 over the previous hash and the record bytes.

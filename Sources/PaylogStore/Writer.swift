@@ -207,8 +207,11 @@ final class Writer: @unchecked Sendable {
         var storedPositions: [UInt64] = []
         var firstKnown: UUID?
         for event in request.events {
-            if let position = try txn.value(for: StoreKeys.eventID(event.id), in: databases.ids) {
-                storedPositions.append(StoreKeys.readUInt64(position))
+            let stored = try withUnsafeBytes(of: event.id.uuid) { key in
+                try txn.withValue(forKeyBytes: key, in: databases.ids) { $0.map { StoreKeys.readUInt64($0) } }
+            }
+            if let position = stored {
+                storedPositions.append(position)
                 if firstKnown == nil { firstKnown = event.id }
             }
         }
@@ -240,10 +243,9 @@ final class Writer: @unchecked Sendable {
         for event in request.events {
             version += 1
             let position = chain.position + 1
-            let (value, hash) = RecordCodec.storedValue(
-                event, streamID: streamID, version: version, position: position, recordedAt: recordedAt, previous: chain.hash)
-            try put(value: value, id: event.id, streamID: streamID, version: version, position: position,
-                    in: txn, databases: databases)
+            let hash = try put(
+                event, streamID: streamID, version: version, position: position, recordedAt: recordedAt,
+                previous: chain.hash, in: txn, databases: databases)
             chain = ChainHead(position: position, hash: hash)
             if !databases.projections.isEmpty {
                 let recorded = RecordedEvent(
@@ -263,15 +265,54 @@ final class Writer: @unchecked Sendable {
         )
     }
 
-    /// Writes one event's record and its `streams` and `ids` index entries (the caller updates `heads` and the chain head).
+    /// Writes one event's record straight into the page LMDB reserves for it (no buffer of its own, hashed in
+    /// place) and its `streams` and `ids` index entries, and returns its chain hash. The caller updates `heads` and
+    /// the chain head. When it throws, `txn` may hold part of the writes: the caller aborts it.
+    static func put(
+        _ event: NewEvent, streamID: String, version: UInt64, position: UInt64, recordedAt: Timestamp,
+        previous: ChainDigest, in txn: borrowing Transaction, databases: StoreDatabases
+    ) throws -> ChainDigest {
+        let size = RecordCodec.storedSize(event, streamID: streamID, version: version, position: position, recordedAt: recordedAt)
+        return try withUnsafeBytes(of: position.bigEndian) { positionKey in
+            let hash = try txn.reserve(size, forKeyBytes: positionKey, in: databases.events, append: true) { value in
+                RecordCodec.writeStoredValue(
+                    event, streamID: streamID, version: version, position: position, recordedAt: recordedAt,
+                    previous: previous, into: value)
+            }
+            try putIndexEntries(position: positionKey, id: event.id, streamID: streamID, version: version, in: txn, databases: databases)
+            return hash
+        }
+    }
+
+    /// Writes one already encoded record and its `streams` and `ids` index entries (the caller updates `heads` and
+    /// the chain head).
     static func put(
         value: [UInt8], id: UUID, streamID: String, version: UInt64, position: UInt64,
         in txn: borrowing Transaction, databases: StoreDatabases
     ) throws {
-        let positionKey = StoreKeys.event(position)
-        try txn.put(value, for: positionKey, in: databases.events, append: true)
-        try txn.put(positionKey, for: StoreKeys.stream(streamID, version: version), in: databases.streams)
-        try txn.put(positionKey, for: StoreKeys.eventID(id), in: databases.ids)
+        try withUnsafeBytes(of: position.bigEndian) { positionKey in
+            try value.withUnsafeBytes { try txn.put(bytes: $0, forKeyBytes: positionKey, in: databases.events, append: true) }
+            try putIndexEntries(position: positionKey, id: id, streamID: streamID, version: version, in: txn, databases: databases)
+        }
+    }
+
+    /// The `streams` entry (stream id, NUL, version → position) and the `ids` entry (event id → position) of one
+    /// event, their keys built on the stack (the layout of ``StoreKeys/stream(_:version:)`` and
+    /// ``StoreKeys/eventID(_:)``).
+    private static func putIndexEntries(
+        position: UnsafeRawBufferPointer, id: UUID, streamID: String, version: UInt64,
+        in txn: borrowing Transaction, databases: StoreDatabases
+    ) throws {
+        var streamID = streamID
+        try streamID.withUTF8 { utf8 in
+            try withUnsafeTemporaryAllocation(byteCount: utf8.count + 9, alignment: 1) { key in
+                key.copyMemory(from: UnsafeRawBufferPointer(utf8))
+                key[utf8.count] = 0
+                key.storeBytes(of: version.bigEndian, toByteOffset: utf8.count + 1, as: UInt64.self)
+                try txn.put(bytes: position, forKeyBytes: UnsafeRawBufferPointer(key), in: databases.streams)
+            }
+        }
+        try withUnsafeBytes(of: id.uuid) { try txn.put(bytes: position, forKeyBytes: $0, in: databases.ids) }
     }
 
     /// Applies `event` to every inline projection's live view and advances its checkpoint; also to a green view

@@ -33,6 +33,14 @@ struct RecordCodecTests {
             observedAt: observed, correlationID: text(&generator), causationID: text(&generator), actor: text(&generator))
     }
 
+    /// A random event with a random envelope the store could assign it.
+    static func envelope(
+        _ generator: inout SeededGenerator
+    ) -> (event: NewEvent, streamID: String, version: UInt64, position: UInt64, recordedAt: Timestamp) {
+        (event(&generator), text(&generator), value(&generator), value(&generator),
+         Timestamp(microseconds: Int64(bitPattern: value(&generator))))
+    }
+
     /// The record as SwiftProtobuf writes it from the same fields.
     static func reference(
         _ event: NewEvent, streamID: String, version: UInt64, position: UInt64, recordedAt: Timestamp
@@ -58,11 +66,7 @@ struct RecordCodecTests {
         var generator = SeededGenerator(seed: 42)
         var previous = try #require(ChainDigest(bytes: [UInt8](repeating: 7, count: 32)))
         for _ in 0..<5_000 {
-            let event = Self.event(&generator)
-            let streamID = Self.text(&generator)
-            let version = Self.value(&generator)
-            let position = Self.value(&generator)
-            let recordedAt = Timestamp(microseconds: Int64(bitPattern: Self.value(&generator)))
+            let (event, streamID, version, position, recordedAt) = Self.envelope(&generator)
             let (value, hash) = RecordCodec.storedValue(
                 event, streamID: streamID, version: version, position: position, recordedAt: recordedAt, previous: previous)
             let expected = try Self.reference(event, streamID: streamID, version: version, position: position, recordedAt: recordedAt)
