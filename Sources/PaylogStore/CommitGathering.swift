@@ -25,7 +25,8 @@ struct CommitGathering {
     private var callersInFlight = 0
     private var lastCommitSeconds = 0.0
 
-    /// Records a commit that answered `answered` callers and took `seconds`, while `queuedMeanwhile` appends queued.
+    /// Records a commit that answered `answered` callers and took `seconds`, while `queuedMeanwhile` appends queued
+    /// (counted before the callers were answered, so that none of them is counted twice).
     mutating func committed(answered: Int, queuedMeanwhile: Int, seconds: Double) {
         callersInFlight = answered + queuedMeanwhile
         lastCommitSeconds = max(seconds, 0)

@@ -93,6 +93,7 @@ final class Writer: @unchecked Sendable {
                 continue
             }
             if !stopping, case .wait(let count, let seconds) = gathering.decide(queued: queue.count, maximumGroup: maximumGroup) {
+                statistics.recordGatheringWait()
                 let deadline = MonotonicCondition.now() + UInt64(seconds * 1e9)
                 gatherTarget = count
                 while queue.count < count && !stopping {
@@ -109,16 +110,22 @@ final class Writer: @unchecked Sendable {
             queue.removeFirst(group.count)
             condition.unlock()
             let start = MonotonicCondition.now()
-            commit(group)
+            let outcomes = commit(group)
             let seconds = Double(MonotonicCondition.now() - start) / 1e9
+            // Count the appends that queued during the commit before answering its callers: an answered caller
+            // that appends again at once must not be counted twice, or a lone caller appending in a loop would
+            // make the writer wait for a second caller that does not exist (half a commit per append).
             condition.lock()
             gathering.committed(answered: group.count, queuedMeanwhile: queue.count, seconds: seconds)
             condition.unlock()
+            for (request, outcome) in zip(group, outcomes) {
+                request.completion(outcome)
+            }
         }
     }
 
-    /// Appends a group in one durable write transaction and answers each caller.
-    private func commit(_ group: [AppendRequest]) {
+    /// Appends a group in one durable write transaction and returns each caller's outcome, in order.
+    private func commit(_ group: [AppendRequest]) -> [Result<AppendResult, EventStoreError>] {
         var outcomes: [Result<AppendResult, EventStoreError>] = []
         // Appends that failed after they began writing: the group runs again without them.
         var failedLate: [Int: EventStoreError] = [:]
@@ -140,9 +147,7 @@ final class Writer: @unchecked Sendable {
             break
         }
         statistics.record(groupSize: group.count)
-        for (request, outcome) in zip(group, outcomes) {
-            request.completion(outcome)
-        }
+        return outcomes
     }
 
     /// Appends each request of `group` in `txn`, except those in `skipping` (answered with their error).

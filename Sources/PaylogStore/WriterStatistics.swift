@@ -2,7 +2,7 @@ import Synchronization
 
 /// Counters the writer keeps about its group commits.
 public final class WriterStatistics: Sendable {
-    private let state = Mutex<(commits: Int, appends: Int, largestGroup: Int)>((0, 0, 0))
+    private let state = Mutex<(commits: Int, appends: Int, largestGroup: Int, gatheringWaits: Int)>((0, 0, 0, 0))
     private let observer = Mutex<(@Sendable (Int) -> Void)?>(nil)
 
     func record(groupSize: Int) {
@@ -12,6 +12,10 @@ public final class WriterStatistics: Sendable {
             value.largestGroup = max(value.largestGroup, groupSize)
         }
         observer.withLock { $0 }?(groupSize)
+    }
+
+    func recordGatheringWait() {
+        state.withLock { $0.gatheringWaits += 1 }
     }
 
     /// Calls `body` with the number of appends in each group commit from now on, on the writer thread, after the
@@ -26,4 +30,7 @@ public final class WriterStatistics: Sendable {
     public var appends: Int { state.withLock { $0.appends } }
     /// The most appends committed together.
     public var largestGroup: Int { state.withLock { $0.largestGroup } }
+    /// Times the writer waited for callers it had just answered to join its next group (``CommitGathering``).
+    /// Callers that each await their append one after the other never cause a wait.
+    public var gatheringWaits: Int { state.withLock { $0.gatheringWaits } }
 }

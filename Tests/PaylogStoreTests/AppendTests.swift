@@ -108,6 +108,22 @@ struct AppendTests {
         #expect(all.map(\.position) == Array(1...640))
         #expect(store.writerStatistics.appends == 640)
         #expect(store.writerStatistics.commits <= 640)
+        #expect(store.writerStatistics.gatheringWaits < store.writerStatistics.commits)
+        store.close()
+    }
+
+    @Test("a lone caller appending in a loop never makes the writer wait for company")
+    func loneCallerIsNotGathered() async throws {
+        // The writer used to count queued appends after answering the callers: a caller that appended again at
+        // once was counted twice, and the writer waited half a commit per append for a second caller.
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        let store = try EventStore(path: dir.path)
+        for round in 0..<60 {
+            _ = try await store.append([StoreFixtures.event("Tick", "\(round)")], to: "lone")
+        }
+        #expect(store.writerStatistics.commits == 60)
+        #expect(store.writerStatistics.gatheringWaits == 0)
         store.close()
     }
 
