@@ -52,7 +52,10 @@ final class FoldPartition<Projection: StreamFoldingProjection>: @unchecked Senda
 
     /// Reads this partition's range of the log and folds the streams that begin in it; `progress` gets the last
     /// position read after each page.
-    func run(_ environment: Environment, _ databases: StoreDatabases, progress: (UInt64) -> Void) throws {
+    /// `ends`, when given, tells where each stream ends; streams it cannot tell are looked up in `heads`.
+    func run(
+        _ environment: Environment, _ databases: StoreDatabases, ends: StreamEnds?, progress: (UInt64) -> Void
+    ) throws {
         // Locals, not properties: the per-event path then needs no dynamic exclusivity checks.
         var streams = OpenStreams<Projection.StreamState>(maximumOpen: maximumOpen)
         var rows = ViewRows()
@@ -78,7 +81,7 @@ final class FoldPartition<Projection: StreamFoldingProjection>: @unchecked Senda
                             return try RecordCodec.decode(value, position: position)
                         }
                         guard let event else { break }
-                        if try fold(event, &streams, &rows, txn, databases) { folded += 1 }
+                        if try fold(event, &streams, &rows, ends, txn, databases) { folded += 1 }
                         next = event.position + 1
                         read += 1
                         // Each `heads` lookup of a new stream is a random read that may map a large folio (up to
@@ -117,7 +120,7 @@ final class FoldPartition<Projection: StreamFoldingProjection>: @unchecked Senda
     /// last; returns false for an event of a stream this partition does not fold.
     private func fold(
         _ event: RecordedEvent, _ streams: inout OpenStreams<Projection.StreamState>, _ rows: inout ViewRows,
-        _ txn: borrowing Transaction, _ databases: StoreDatabases
+        _ ends: StreamEnds?, _ txn: borrowing Transaction, _ databases: StoreDatabases
     ) throws -> Bool {
         let id = event.streamID
         if streams.isDeferred(id) { return false }
@@ -131,10 +134,16 @@ final class FoldPartition<Projection: StreamFoldingProjection>: @unchecked Senda
                 throw EventStoreError.corruptRecord(
                     position: event.position, reason: "stream \(id) is first seen at version \(event.version), not 1")
             }
-            let lastVersion = try txn.withValue(for: StoreKeys.streamHead(id), in: databases.heads) { head -> UInt64? in
-                // `heads` values: the stream's version, then the position of its last event (8 bytes each).
-                guard let head, head.count >= 16, StoreKeys.readUInt64(head, at: 8) <= snapshot else { return nil }
-                return StoreKeys.readUInt64(head)
+            let lastVersion: UInt64?
+            switch ends?.lookup(id) ?? .askHeads {
+            case .lastVersion(let version): lastVersion = version
+            case .pastSnapshot: lastVersion = nil
+            case .askHeads:
+                lastVersion = try txn.withValue(for: StoreKeys.streamHead(id), in: databases.heads) { head -> UInt64? in
+                    // `heads` values: the stream's version, then the position of its last event (8 bytes each).
+                    guard let head, head.count >= 16, StoreKeys.readUInt64(head, at: 8) <= snapshot else { return nil }
+                    return StoreKeys.readUInt64(head)
+                }
             }
             slot = streams.open(id, lastVersion: lastVersion)
         }

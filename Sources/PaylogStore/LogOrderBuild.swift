@@ -25,13 +25,20 @@ final class LogOrderBuild<Projection: StreamFoldingProjection> {
     let partitions: [FoldPartition<Projection>]
     let snapshot: UInt64
     private let sorters: [IndexRowSorter]
+    private let mappedBudget: Int?
+    /// The most memory the table of stream ends (``StreamEnds``) may take; past it, each stream is looked up.
+    private let streamEndsBytes: Int
+    /// The default of `streamEndsBytes`: room for about 5.8 M streams.
+    static var defaultStreamEndsBytes: Int { 64 << 20 }
 
     init(
         _ projection: Projection, snapshot: UInt64, scratchDirectory: String, parts: Int = 2, sortMemory: Int = 48 << 20,
-        maximumOpen: Int = 65_536, mappedBudget: Int? = nil
+        maximumOpen: Int = 65_536, mappedBudget: Int? = nil, streamEndsBytes: Int = LogOrderBuild.defaultStreamEndsBytes
     ) {
         precondition(parts >= 1, "a build needs at least one part")
         self.snapshot = snapshot
+        self.mappedBudget = mappedBudget
+        self.streamEndsBytes = streamEndsBytes
         // Runs left by a rebuild that crashed are of no use: start clean.
         try? FileManager.default.removeItem(atPath: scratchDirectory)
         let sorters = (0..<parts).map { part in
@@ -63,11 +70,12 @@ final class LogOrderBuild<Projection: StreamFoldingProjection> {
     /// Runs every partition on its own thread and waits for all; the first error wins. For callers that may
     /// block their thread (the rebuild at open).
     func foldBlocking(_ environment: Environment, _ databases: StoreDatabases, progress: @Sendable (UInt64) -> Void) throws {
+        let ends = try readStreamEnds(environment, databases)
         let failure = Mutex<(any Error)?>(nil)
         let partitions = partitions
         DispatchQueue.concurrentPerform(iterations: partitions.count) { part in
             do {
-                try partitions[part].run(environment, databases) { position in if part == 0 { progress(position) } }
+                try partitions[part].run(environment, databases, ends: ends) { position in if part == 0 { progress(position) } }
             } catch {
                 failure.withLock { if $0 == nil { $0 = error } }
             }
@@ -77,15 +85,23 @@ final class LogOrderBuild<Projection: StreamFoldingProjection> {
 
     /// Runs every partition as a task of its own (one per core) and waits for all.
     func fold(_ environment: Environment, _ databases: StoreDatabases, progress: @escaping @Sendable (UInt64) -> Void) async throws {
+        let ends = try readStreamEnds(environment, databases)
         try await withThrowingTaskGroup(of: Void.self) { group in
             for partition in partitions {
                 group.addTask {
                     let first = partition.range.lowerBound == 1
-                    try partition.run(environment, databases) { position in if first { progress(position) } }
+                    try partition.run(environment, databases, ends: ends) { position in if first { progress(position) } }
                 }
             }
             try await group.waitForAll()
         }
+    }
+
+    /// Where every stream ends, read from `heads` once (nil when the table would be over `streamEndsBytes`).
+    private func readStreamEnds(_ environment: Environment, _ databases: StoreDatabases) throws -> StreamEnds? {
+        guard streamEndsBytes > 0 else { return nil }
+        return try StreamEnds.read(
+            environment, databases, snapshot: snapshot, maximumBytes: streamEndsBytes, mappedBudget: mappedBudget)
     }
 
     /// The sorter holding every partition's rows, ready to merge. Call once, after the fold.

@@ -136,8 +136,9 @@ struct StreamFoldingRebuildTests {
 
     @Test(
         "any number of parts and any limit on open streams give the live view's rows; streams over the limit are deferred and folded on their own",
-        arguments: [(parts: 1, open: 100_000), (parts: 2, open: 3), (parts: 3, open: 1), (parts: 2, open: 40)])
-    func partsAndOpenLimit(parts: Int, open: Int) async throws {
+        arguments: [(parts: 1, open: 100_000, ends: true), (parts: 2, open: 3, ends: true), (parts: 3, open: 1, ends: true),
+                    (parts: 2, open: 40, ends: true), (parts: 2, open: 40, ends: false), (parts: 1, open: 100_000, ends: false)])
+    func partsAndOpenLimit(parts: Int, open: Int, ends: Bool) async throws {
         let dir = TemporaryDirectory()
         defer { dir.remove() }
         let projection = TaggingProjection()
@@ -147,7 +148,7 @@ struct StreamFoldingRebuildTests {
         let snapshot = try store.lastPosition()
         let build = LogOrderBuild(
             projection, snapshot: snapshot, scratchDirectory: dir.path + "/scratch", parts: parts, sortMemory: 4_096,
-            maximumOpen: open, mappedBudget: 1)
+            maximumOpen: open, mappedBudget: 1, streamEndsBytes: ends ? LogOrderBuild<TaggingProjection>.defaultStreamEndsBytes : 0)
         defer { build.close() }
         try build.foldBlocking(store.environment, store.databases) { _ in }
         let deferred = build.partitions.map(\.deferredCount).reduce(0, +)
@@ -167,8 +168,8 @@ struct StreamFoldingRebuildTests {
         #expect(zip(merged, live).allSatisfy { $0.database == $1.database && $0.key == $1.key && $0.value == $1.value })
     }
 
-    @Test("a stream appended to past the snapshot is folded only up to the snapshot")
-    func streamPastTheSnapshot() async throws {
+    @Test("a stream appended to past the snapshot is folded only up to the snapshot", arguments: [true, false])
+    func streamPastTheSnapshot(ends: Bool) async throws {
         let dir = TemporaryDirectory()
         defer { dir.remove() }
         let projection = TaggingProjection()
@@ -178,7 +179,9 @@ struct StreamFoldingRebuildTests {
         _ = try await store.append([StoreFixtures.event("Tick", "c")], to: "short")
         let snapshot = try store.lastPosition()
         _ = try await store.append([StoreFixtures.event("Tick", "d")], to: "long")
-        let build = LogOrderBuild(projection, snapshot: snapshot, scratchDirectory: dir.path + "/scratch")
+        let build = LogOrderBuild(
+            projection, snapshot: snapshot, scratchDirectory: dir.path + "/scratch",
+            streamEndsBytes: ends ? LogOrderBuild<TaggingProjection>.defaultStreamEndsBytes : 0)
         defer { build.close() }
         try build.foldBlocking(store.environment, store.databases) { _ in }
         let sorter = build.merged()
