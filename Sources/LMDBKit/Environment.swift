@@ -271,8 +271,7 @@ public final class Environment: @unchecked Sendable {
 
     /// `/proc/self/statm`, opened once for the process; -1 where it does not exist.
     private static let statmDescriptor: Int32 = open("/proc/self/statm", O_RDONLY)
-    /// The size of a memory page of this machine in bytes (the unit the map is released in).
-    public static let pageSize = Int(sysconf(Int32(_SC_PAGESIZE)))
+    private static let pageSize = Int(sysconf(Int32(_SC_PAGESIZE)))
 
     /// The address ranges at which `file` is mapped into this process, from `/proc/self/maps` (empty when that
     /// is unreadable).
