@@ -23,4 +23,14 @@ extension IngestReport {
             return nil
         }
     }
+
+    /// Counts the outcomes of a recorded batch: each line accepted, or rejected with its error.
+    mutating func count(_ outcomes: [(number: Int, result: Result<RecordOutcome, WorkflowError>)]) {
+        for (number, result) in outcomes {
+            switch result {
+            case .success(let outcome): accept(outcome)
+            case .failure(let error): reject(line: number, error.description)
+            }
+        }
+    }
 }

@@ -17,14 +17,31 @@ extension PaymentWorkflow {
         return try record(command, payment: payment, observedAt: at, evidence: evidence, in: session)
     }
 
+    /// Records a line prepared before the session (its launch URL already parsed) like ``record(_:in:)``.
+    func record(_ prepared: PreparedObservation, in session: WriteSession) throws(WorkflowError) -> RecordOutcome {
+        let (command, payment, at, evidence) = try resolve(
+            prepared.observation, reading: SessionReading(session: session), launch: prepared.launch)
+        return try record(command, payment: payment, observedAt: at, evidence: evidence, in: session)
+    }
+
+    /// A launch URL parsed, its errors as ``WorkflowError/unreadable(_:)``.
+    static func parseLaunch(_ url: String, appVersion: String?) throws(WorkflowError) -> LaunchRequest {
+        do { return try Providers.parseLaunch(url, appVersion: appVersion) } catch { throw .unreadable(error.description) }
+    }
+
     /// The command an observation means, the payment it is for, when it was observed and its evidence.
+    /// `launch` is a request's launch URL already parsed (``PreparedObservation``); nil: parse it here.
     func resolve(
-        _ observation: Observation, reading: some PaymentReading
+        _ observation: Observation, reading: some PaymentReading, launch: Result<LaunchRequest, WorkflowError>? = nil
     ) throws(WorkflowError) -> (PaymentCommand, String, Timestamp?, String) {
         switch observation {
         case .request(let payment, let at, let url, let appVersion):
             let request: LaunchRequest
-            do { request = try Providers.parseLaunch(url, appVersion: appVersion) } catch { throw .unreadable(error.description) }
+            switch launch {
+            case .success(let parsed)?: request = parsed
+            case .failure(let error)?: throw error
+            case nil: request = try PaymentWorkflow.parseLaunch(url, appVersion: appVersion)
+            }
             return (.request(request, builtByPaylog: false), payment, at, url)
         case .appSwitch(let payment, let at, let note):
             return (.switchApp(note: note), payment, at, note)
@@ -111,41 +128,41 @@ extension PaymentWorkflow {
     /// flight, none of which was reported, and ingesting the file again appends only what is missing.
     public func ingest(lines: some Sequence<String>, defaultKind: String? = nil, batchSize: Int = 256) async -> IngestReport {
         var report = IngestReport()
-        var batch: [(number: Int, observation: Observation)] = []
+        var batch: [PreparedObservation] = []
         batch.reserveCapacity(batchSize)
+        // The batch the writer is recording while the next one is parsed and prepared here, on the other core.
+        var inFlight: Task<[(number: Int, result: Result<RecordOutcome, WorkflowError>)], Never>?
         for (index, raw) in lines.enumerated() {
             if let observation = report.observation(raw, number: index + 1, defaultKind: defaultKind) {
-                batch.append((index + 1, observation))
+                batch.append(PreparedObservation(number: index + 1, observation: observation))
             }
             if batch.count >= max(batchSize, 1) {
-                await record(batch, into: &report)
+                if let inFlight { report.count(await inFlight.value) }
+                let ready = batch
+                inFlight = Task { await self.record(ready) }
                 batch.removeAll(keepingCapacity: true)
             }
         }
-        await record(batch, into: &report)
+        if let inFlight { report.count(await inFlight.value) }
+        report.count(await record(batch))
         // Parse errors are reported as lines are read, record errors per batch: restore line order.
         report.errors.sort { $0.line < $1.line }
         return report
     }
 
-    /// Records parsed lines in one write session and counts them in `report`.
-    private func record(_ batch: [(number: Int, observation: Observation)], into report: inout IngestReport) async {
-        guard !batch.isEmpty else { return }
+    /// Records prepared lines in one write session; returns each line's number and outcome, in order.
+    private func record(_ batch: [PreparedObservation]) async -> [(number: Int, result: Result<RecordOutcome, WorkflowError>)] {
+        guard !batch.isEmpty else { return [] }
         let results: [Result<RecordOutcome, WorkflowError>]
         do {
             results = try await store.withWriteSession { session in
-                batch.map { line in Result { () throws(WorkflowError) in try self.record(line.observation, in: session) } }
+                batch.map { line in Result { () throws(WorkflowError) in try self.record(line, in: session) } }
             }
         } catch {
             // The session did not commit: none of the batch is recorded.
             results = Array(repeating: .failure(.store(error)), count: batch.count)
         }
-        for (line, result) in zip(batch, results) {
-            switch result {
-            case .success(let outcome): report.accept(outcome)
-            case .failure(let error): report.reject(line: line.number, error.description)
-            }
-        }
+        return zip(batch, results).map { ($0.number, $1) }
     }
 
     /// Records one line of JSON Lines observations (line `number`, 1-based) and counts it in `report`: how
