@@ -109,12 +109,7 @@ public final class EventStore: Sendable {
     ) throws(EventStoreError) -> (streamID: String, events: [NewEvent], expected: ExpectedVersion) {
         if let problem = StoreKeys.problem(with: streamID) { throw .invalidStreamID(streamID, reason: problem) }
         guard !events.isEmpty else { throw .emptyAppend(stream: streamID) }
-        if events.count > 1 {
-            var seen = Set<UUID>(minimumCapacity: events.count)
-            for event in events where !seen.insert(event.id).inserted {
-                throw .duplicateEventInAppend(eventID: event.id)
-            }
-        }
+        if events.count > 1, let repeated = events.firstRepeatedID { throw .duplicateEventInAppend(eventID: repeated) }
         return (streamID, events, expected)
     }
 
