@@ -2,9 +2,10 @@ import Foundation
 
 /// Writes protobuf's wire primitives into a byte array — LEB128 varints, zigzag integers, length-delimited
 /// bytes and UTF-8, field tags — exactly as protobuf writes them, so ``ProtoWireReader`` (and any protobuf
-/// library) reads them back. Used where a message is written on a hot path: the stored event envelope
-/// (``RecordCodec``) and the status view's payment layout.
-public struct ProtoWireWriter: Sendable {
+/// library) reads them back. Used where a message is written on a hot path: the status view's payment layout.
+/// Field tags and length-delimited bytes come from ``WireSink``, which the stored event envelope is written
+/// through too (``RecordCodec``, into pages reserved at its exact size).
+public struct ProtoWireWriter: Sendable, WireSink {
     /// The protobuf wire types this writer emits.
     public enum WireType: UInt8, Sendable {
         /// A varint.
@@ -27,7 +28,7 @@ public struct ProtoWireWriter: Sendable {
     }
 
     /// Raw bytes, without a length.
-    public mutating func raw(_ value: some Collection<UInt8>) {
+    public mutating func raw(_ value: UnsafeRawBufferPointer) {
         bytes.append(contentsOf: value)
     }
 
@@ -53,21 +54,5 @@ public struct ProtoWireWriter: Sendable {
             varint(UInt64(utf8.count))
             bytes.append(contentsOf: utf8)
         }
-    }
-
-    /// A length-prefixed run of bytes.
-    public mutating func lengthDelimited(_ value: some Collection<UInt8>) {
-        varint(UInt64(value.count))
-        bytes.append(contentsOf: value)
-    }
-
-    /// A field's tag: its number and wire type.
-    public mutating func tag(_ field: UInt32, _ type: WireType) {
-        varint(UInt64(field) << 3 | UInt64(type.rawValue))
-    }
-
-    /// Replaces the bytes at `offset` with `value` (which must fit inside what was written).
-    public mutating func overwrite(at offset: Int, with value: some Collection<UInt8>) {
-        bytes.replaceSubrange(offset..<(offset + value.count), with: value)
     }
 }

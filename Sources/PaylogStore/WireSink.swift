@@ -1,6 +1,7 @@
 /// Where ``RecordCodec`` writes a record's wire bytes: one field list drives both ``WireSizer`` (which only
 /// counts, so a value can be reserved at its exact size) and ``WireSpanWriter`` (which writes into the reserved
-/// memory). Generic code over it is specialized, so neither pays for the abstraction.
+/// memory); ``ProtoWireWriter`` is one too, writing into a growing array. Generic code over it is specialized, so
+/// none pays for the abstraction.
 protocol WireSink {
     /// One raw byte.
     mutating func byte(_ value: UInt8)
