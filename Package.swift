@@ -48,7 +48,7 @@ let package = Package(
             exclude: ["Schema/store.proto"]
         ),
         // Payments, money and the workflow state machine. No storage, no HTTP.
-        .target(name: "PaylogDomain"),
+        .target(name: "PaylogDomain", dependencies: [.product(name: "Crypto", package: "swift-crypto")]),
         // Square, SumUp and iZettle wire formats: parse and build launch and callback URLs.
         .target(name: "PaylogProviders", dependencies: ["PaylogDomain"]),
         // Judges recorded requests and callbacks against each provider's contract, rule by rule.

@@ -49,7 +49,7 @@ extension Payment {
     }
 
     private func decideCallback(_ outcome: CallbackOutcome, at: Int64?) throws(PaymentRejection) -> [PaymentEvent] {
-        if callbackURLs.contains(outcome.rawURL) { return [] }  // an identical callback: a duplicate
+        if callbackFingerprints.contains(CallbackFingerprint(rawURL: outcome.rawURL)) { return [] }  // an identical callback: a duplicate
         if outcome.provider != provider { throw .providerMismatch(payment: id, expected: provider, got: outcome.provider) }
         let succeeded: Bool? = switch outcome.status {
         case .success: true
@@ -58,7 +58,7 @@ extension Payment {
         }
         let contradicts = succeeded != nil && lastCallbackSucceeded != nil && succeeded != lastCallbackSucceeded
         var events: [PaymentEvent] = [.callbackReceived(CallbackReceived(
-            callbackURL: outcome.rawURL, outcome: outcome, isRepeat: !callbackURLs.isEmpty,
+            callbackURL: outcome.rawURL, outcome: outcome, isRepeat: !callbackFingerprints.isEmpty,
             isLate: status == .failed, contradictsEarlier: contradicts))]
         switch succeeded {
         case true?:

@@ -56,7 +56,7 @@ extension Payment {
             sawAppSwitch = true
             if status == .requested { status = .switched }
         case .callbackReceived(let callback):
-            callbackURLs.append(callback.callbackURL)
+            callbackFingerprints.append(CallbackFingerprint(rawURL: callback.callbackURL))
             sawCallback = true
             if callback.isLate { hadLateCallback = true }
             if callback.contradictsEarlier { hadContradictingCallbacks = true }

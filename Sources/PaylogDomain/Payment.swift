@@ -25,8 +25,9 @@ public struct Payment: Sendable, Hashable, Codable {
     public var failureReason: String?
     /// The number of events applied: the stream version.
     public var version: UInt64
-    /// Raw URLs of every recorded callback, in order.
-    public var callbackURLs: [String]
+    /// The fingerprint (SHA-256) of every recorded callback's raw URL, in order: how an identical callback is
+    /// recognised as a duplicate. The URLs themselves are in the log (``CallbackFingerprint`` says why).
+    public var callbackFingerprints: [CallbackFingerprint]
     /// The status of the latest callback that was a success or a failure.
     public var lastCallbackSucceeded: Bool?
     /// When an offline payment expires unreconciled (µs since the epoch).
@@ -64,7 +65,7 @@ public struct Payment: Sendable, Hashable, Codable {
         self.provider = provider
         self.references = []
         self.version = 0
-        self.callbackURLs = []
+        self.callbackFingerprints = []
         self.hadLateCallback = false
         self.hadContradictingCallbacks = false
         self.hadAmountMismatch = false

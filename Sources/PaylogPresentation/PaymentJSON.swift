@@ -17,7 +17,7 @@ public enum PaymentJSON {
             "amount_minor": p.amount.map { $0.minorUnits as Any } ?? null,
             "currency": p.amount.map { $0.currency.code as Any } ?? null,
             "transaction_id": p.transactionID ?? null, "client_transaction_id": p.clientTransactionID ?? null,
-            "error_code": p.errorCode ?? null, "version": p.version, "callbacks": p.callbackURLs.count,
+            "error_code": p.errorCode ?? null, "version": p.version, "callbacks": p.callbackFingerprints.count,
             "api_version": p.apiVersion ?? null, "app_version": p.appVersion ?? null, "flags": flags,
         ]
     }

@@ -22,7 +22,7 @@ extension PaylogService {
         let unknown = ServiceError.notFound("No payment waits for this callback (unknown or already used state).")
         guard let paymentID = try readView({ try workflow.route("ref:\(state)") }),
             let payment = try readView({ try PaymentsProjection.payment(paymentID, in: store) }),
-            payment.provider == .square, payment.callbackURLs.isEmpty
+            payment.provider == .square, payment.callbackFingerprints.isEmpty
         else { throw unknown }
         let base = configuration.publicBaseURL ?? "http://\(configuration.host):\(configuration.port)"
         let observedURL = base + request.uri.description

@@ -1,25 +1,29 @@
 import PaylogDomain
 import PaylogStore
 
-/// The status view's compact binary encoding of a ``Payment`` (view version 5; it replaced sorted-key JSON).
+/// The status view's compact binary encoding of a ``Payment`` (view version 6; version 5 replaced sorted-key JSON).
 ///
 /// Every event a rebuild applies loads its payment, evolves it and stores it again, so this encoding is in the
 /// inner loop of `paylog replay` and `paylog rebuild-views`: JSON's decode and encode were 77 % of a replay
 /// (`perf`, `paylog bench --scenario replay`). It is deterministic (fields in one fixed order), so rebuilt and
-/// live views compare byte for byte. The layout, after the format byte `0x01`:
+/// live views compare byte for byte. The layout, after the format byte `0x02`:
 ///
 /// 1. presence bits (varint): which optional fields follow; then the boolean flags (varint);
-/// 2. `id`, `provider`, `status` as length-prefixed UTF-8 (enum raw values, so reordering cases breaks nothing);
+/// 2. `provider`, `status` as length-prefixed UTF-8 (enum raw values, so reordering cases breaks nothing);
+///    the payment id is not repeated: it is the row's key;
 /// 3. `version` (varint);
 /// 4. the present optionals in declaration order: amount (zigzag minor units, currency code), strings
 ///    length-prefixed, times zigzag microseconds;
-/// 5. `references` and `callbackURLs`: a count, then each length-prefixed.
+/// 5. `references`: a count, then each length-prefixed; `callbackFingerprints`: a count, then each as 32
+///    length-prefixed bytes.
 ///
+/// Format `0x01` (view version 5) also held the id and every callback's raw URL; a store opened with an older
+/// view rebuilds it from the log (the view version changed), so no row of that format is ever read.
 /// The view is not evidence and is rebuildable: change the layout, bump ``PaymentsProjection/version``.
 enum PaymentCodec {
     typealias Failure = ProtoWireReader.Failure
 
-    static let formatByte: UInt8 = 1
+    static let formatByte: UInt8 = 2
 
     /// Bits of the presence varint, one per optional field.
     private enum Present {
@@ -82,11 +86,10 @@ enum PaymentCodec {
         flag(p.sawSuccess, Flag.sawSuccess)
         flag(p.wasOffline, Flag.wasOffline)
 
-        var w = ProtoWireWriter(capacity: 64 + p.id.utf8.count + p.callbackURLs.reduce(0) { $0 + $1.utf8.count + 2 })
+        var w = ProtoWireWriter(capacity: 64 + p.references.count * 24 + p.callbackFingerprints.count * 33)
         w.byte(formatByte)
         w.varint(present)
         w.varint(flags)
-        w.string(p.id)
         w.string(p.provider.rawValue)
         w.string(p.status.rawValue)
         w.varint(p.version)
@@ -103,33 +106,35 @@ enum PaymentCodec {
         }
         w.varint(UInt64(p.references.count))
         for reference in p.references { w.string(reference) }
-        w.varint(UInt64(p.callbackURLs.count))
-        for url in p.callbackURLs { w.string(url) }
+        w.varint(UInt64(p.callbackFingerprints.count))
+        for fingerprint in p.callbackFingerprints {
+            w.varint(UInt64(CallbackFingerprint.byteCount))
+            fingerprint.bytes.withUnsafeBytes { w.raw($0) }
+        }
         return w.bytes
     }
 
-    /// The payment encoded in `bytes`.
-    static func decode(_ bytes: UnsafeRawBufferPointer) throws(PaymentCodecError) -> Payment {
+    /// The payment `id` encoded in `bytes` (the row's value; `id` is its key).
+    static func decode(_ bytes: UnsafeRawBufferPointer, id: String) throws(PaymentCodecError) -> Payment {
         var r = ProtoWireReader(bytes)
         do {
-            return try decode(&r)
+            return try decode(&r, id: id)
         } catch {
             throw PaymentCodecError(reason: error.reason)
         }
     }
 
     /// Reads the layout with the protobuf reader's primitives (varints, zigzag, length-prefixed UTF-8).
-    private static func decode(_ r: inout ProtoWireReader) throws(Failure) -> Payment {
+    private static func decode(_ r: inout ProtoWireReader, id: String) throws(Failure) -> Payment {
         let format = try r.byte()
         guard format == formatByte else {
-            throw Failure(reason: "unknown format byte \(format) (JSON from a view before version 5?)")
+            throw Failure(reason: "unknown format byte \(format) (a row from a view before version 6?)")
         }
         let present = try r.varint()
         let flags = try r.varint()
         guard present & ~Present.all == 0, flags & ~Flag.all == 0 else {
             throw Failure(reason: "unknown presence or flag bits")
         }
-        let id = try r.string("id")
         let providerName = try r.string("provider")
         let statusName = try r.string("status")
         guard let provider = Provider(rawValue: providerName) else {
@@ -165,7 +170,7 @@ enum PaymentCodec {
         p.reconciledAtMicroseconds = try time(Present.reconciledAt)
         p.firstRequestedAtMicroseconds = try time(Present.firstRequestedAt)
         p.references = try list(&r)
-        p.callbackURLs = try list(&r)
+        p.callbackFingerprints = try fingerprints(&r)
         p.lastCallbackSucceeded = has(Present.lastCallbackSucceeded) ? flags & Flag.lastCallbackSucceeded != 0 : nil
         p.hadLateCallback = flags & Flag.hadLateCallback != 0
         p.hadContradictingCallbacks = flags & Flag.hadContradictingCallbacks != 0
@@ -177,6 +182,20 @@ enum PaymentCodec {
         p.wasOffline = flags & Flag.wasOffline != 0
         guard r.isAtEnd else { throw Failure(reason: "bytes follow the last field") }
         return p
+    }
+
+    private static func fingerprints(_ r: inout ProtoWireReader) throws(Failure) -> [CallbackFingerprint] {
+        let count = try r.varint()
+        var items: [CallbackFingerprint] = []
+        // Each takes 33 bytes, so a count beyond the bytes left is damage, not a huge list.
+        items.reserveCapacity(Int(min(count, 1024)))
+        for _ in 0..<count {
+            guard let fingerprint = CallbackFingerprint(bytes: try r.lengthDelimited()) else {
+                throw Failure(reason: "a callback fingerprint is not \(CallbackFingerprint.byteCount) bytes")
+            }
+            items.append(fingerprint)
+        }
+        return items
     }
 
     private static func list(_ r: inout ProtoWireReader) throws(Failure) -> [String] {

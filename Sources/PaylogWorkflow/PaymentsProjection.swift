@@ -17,7 +17,9 @@ public struct PaymentsProjection: StreamFoldingProjection {
     /// Version 3: payments carry the time of their first request (for `--day`).
     /// Version 4: payments carry funnel flags and callback / offline / reconciliation times (for analytics).
     /// Version 5: payments are stored in ``PaymentCodec``'s binary layout instead of JSON (replay speed).
-    public let version: UInt64 = 5
+    /// Version 6: payments keep their callbacks' fingerprints, not their raw URLs, and not their id twice (rows a
+    /// third of the size: less to sort, merge and write in a replay, less disk).
+    public let version: UInt64 = 6
     /// The databases it owns.
     public let databaseNames = ["payments", "routes"]
 
@@ -79,7 +81,9 @@ public struct PaymentsProjection: StreamFoldingProjection {
     /// The stored payment under `key`, or nil.
     static func load(_ key: [UInt8], _ txn: borrowing Transaction, _ databases: ProjectionDatabases) throws -> Payment? {
         try txn.withValue(for: key, in: databases["payments"]) { bytes in
-            try bytes.map { bytes throws(PaymentCodecError) in try PaymentCodec.decode(bytes) }
+            try bytes.map { bytes throws(PaymentCodecError) in
+                try PaymentCodec.decode(bytes, id: String(decoding: key, as: UTF8.self))
+            }
         }
     }
 
@@ -138,7 +142,9 @@ public struct PaymentsProjection: StreamFoldingProjection {
                     found = try cursor.move(.first)
                 }
                 while found && result.count < limit {
-                    let payment = try cursor.withCurrent { _, value in try PaymentCodec.decode(value) }
+                    let payment = try cursor.withCurrent { key, value in
+                        try PaymentCodec.decode(value, id: String(decoding: key, as: UTF8.self))
+                    }
                     let requestedAt = payment.firstRequestedAtMicroseconds
                     let paymentDay = requestedAt.map { String(Timestamp(microseconds: $0).rfc3339.prefix(10)) }
                     if (status == nil || payment.status == status) && (provider == nil || payment.provider == provider)

@@ -26,7 +26,9 @@ struct PaymentCodecTests {
         p.clientTransactionID = maybe { text(20) }
         p.errorCode = maybe { text(30) }
         p.failureReason = maybe { text(80) }
-        p.callbackURLs = (0..<Int.random(in: 0...4, using: &rng)).map { _ in "myshop://cb?" + text(200) }
+        p.callbackFingerprints = (0..<Int.random(in: 0...4, using: &rng)).map { _ in
+            CallbackFingerprint(rawURL: "myshop://cb?" + text(200))
+        }
         p.lastCallbackSucceeded = maybe { Bool.random(using: &rng) }
         p.offlineExpiresAtMicroseconds = maybe { Int64.random(in: .min ... .max, using: &rng) }
         p.hadLateCallback = Bool.random(using: &rng)
@@ -44,8 +46,10 @@ struct PaymentCodecTests {
         return p
     }
 
-    private static func decode(_ bytes: [UInt8]) throws(PaymentCodecError) -> Payment {
-        let result = bytes.withUnsafeBytes { buffer in Result { () throws(PaymentCodecError) in try PaymentCodec.decode(buffer) } }
+    private static func decode(_ bytes: [UInt8], id: String = "pay-1") throws(PaymentCodecError) -> Payment {
+        let result = bytes.withUnsafeBytes { buffer in
+            Result { () throws(PaymentCodecError) in try PaymentCodec.decode(buffer, id: id) }
+        }
         return try result.get()
     }
 
@@ -55,9 +59,12 @@ struct PaymentCodecTests {
         for _ in 0..<2_000 {
             let payment = try Self.randomPayment(&rng)
             let bytes = PaymentCodec.encode(payment)
-            #expect(try Self.decode(bytes) == payment)
+            #expect(try Self.decode(bytes, id: payment.id) == payment)
             var copy = payment
-            copy.callbackURLs = payment.callbackURLs.map { String($0) }
+            copy.callbackFingerprints = payment.callbackFingerprints.map { $0.bytes.withUnsafeBytes { CallbackFingerprint(bytes: $0)! } }
+            #expect(PaymentCodec.encode(copy) == bytes)
+            // The id is the row's key, not part of the value.
+            copy.id = "other"
             #expect(PaymentCodec.encode(copy) == bytes)
         }
     }
@@ -73,7 +80,7 @@ struct PaymentCodecTests {
             case 0: other.sawSuccess.toggle()
             case 1: other.version &+= 1
             case 2: other.errorCode = payment.errorCode == nil ? "" : nil
-            case 3: other.callbackURLs.append("x")
+            case 3: other.callbackFingerprints.append(CallbackFingerprint(rawURL: "x"))
             case 4: other.status = payment.status == .failed ? .completed : .failed
             default: other.lastCallbackSucceeded = payment.lastCallbackSucceeded == false ? true : false
             }
@@ -97,8 +104,12 @@ struct PaymentCodecTests {
             #expect(throws: PaymentCodecError.self) { try Self.decode(bytes + [0]) }
         }
         #expect(refused > 0)
-        #expect(throws: PaymentCodecError(reason: "unknown format byte 123 (JSON from a view before version 5?)")) {
+        #expect(throws: PaymentCodecError(reason: "unknown format byte 123 (a row from a view before version 6?)")) {
             try Self.decode(Array(#"{"id":"pay-1"}"#.utf8))
+        }
+        // A row of view version 5 (format 1: the id and raw callback URLs inside).
+        #expect(throws: PaymentCodecError(reason: "unknown format byte 1 (a row from a view before version 6?)")) {
+            try Self.decode([1, 0, 0, 5] + Array("pay-1".utf8) + [6] + Array("square".utf8) + [9] + Array("requested".utf8) + [1, 0, 0])
         }
     }
 }

@@ -67,7 +67,7 @@ struct StateMachineTests {
         let callback = try WorkflowFixtures.squareOnline(state: "st-1")
         try run(.receiveCallback(callback), on: &payment)
         #expect(try run(.receiveCallback(callback), on: &payment).isEmpty)
-        #expect(payment?.callbackURLs.count == 1)
+        #expect(payment?.callbackFingerprints == [CallbackFingerprint(rawURL: callback.rawURL)])
     }
 
     @Test("a different second callback is recorded and flagged; a failure after success does not undo it")
