@@ -96,6 +96,14 @@ public struct ProtoWireReader {
         return text
     }
 
+    /// Skips a length-delimited field after checking, as ``string(_:)`` does, that it is UTF-8 text: for a
+    /// reader that does not need the text but must accept and refuse exactly what a full reading does.
+    @inline(__always)
+    public mutating func skipString(_ name: String) throws(Failure) {
+        let slice = try lengthDelimited()
+        guard slice.isValidUTF8 else { throw Failure(reason: "\(name) is not valid UTF-8") }
+    }
+
     /// Skips a field the caller does not read, as protobuf readers must for forward compatibility.
     public mutating func skip(wireType: UInt8, field: UInt64) throws(Failure) {
         switch wireType {

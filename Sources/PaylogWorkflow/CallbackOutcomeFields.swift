@@ -15,6 +15,8 @@ struct CallbackOutcomeFields {
     var isOffline = false
     var routingPaymentID: String?
     var fields: [String: String] = [:]
+    /// False: map entries are checked but not kept (``EventPayloadDecoder``'s decoding without evidence).
+    var keepsFields = true
 
     /// Reads one occurrence of the message from `r` into these fields.
     mutating func merge(_ r: inout ProtoWireReader) throws(ProtoWireReader.Failure) {
@@ -37,12 +39,14 @@ struct CallbackOutcomeFields {
                 var value = ""
                 while let (inner, innerType) = try entry.nextField() {
                     switch (inner, innerType) {
-                    case (1, 2): key = try entry.string("fields key")
-                    case (2, 2): value = try entry.string("fields value")
+                    case (1, 2) where keepsFields: key = try entry.string("fields key")
+                    case (2, 2) where keepsFields: value = try entry.string("fields value")
+                    case (1, 2): try entry.skipString("fields key")
+                    case (2, 2): try entry.skipString("fields value")
                     default: try entry.skip(wireType: innerType, field: inner)
                     }
                 }
-                fields[key] = value
+                if keepsFields { fields[key] = value }
             default: try r.skip(wireType: wireType, field: field)
             }
         }

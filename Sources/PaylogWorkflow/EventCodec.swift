@@ -80,10 +80,27 @@ public enum EventCodec {
         try decode(type: event.type, schemaVersion: event.schemaVersion, payload: event.payload, position: event.position)
     }
 
-    /// Decodes a payload of `type` at `schemaVersion`, upcasting older versions first with `upcasters`.
+    /// Decodes a recorded event for folding a ``Payment``: without the evidence-only strings (launch URL,
+    /// app-switch note, callback field map, report line), which are left empty. It accepts and refuses what
+    /// ``decode(_:)`` does (see ``EventPayloadDecoder/decode(type:payload:evidence:)``).
+    static func decodeForState(_ event: RecordedEvent) throws(EventCodecError) -> PaymentEvent {
+        try decode(
+            type: event.type, schemaVersion: event.schemaVersion, payload: event.payload, position: event.position,
+            evidence: false)
+    }
+
+    /// Decodes a payload of `type` at `schemaVersion`, upcasting older versions first with `upcasters`; with
+    /// `evidence` false, see ``decodeForState(_:)``.
     public static func decode(
         type: String, schemaVersion: UInt32, payload original: Data, position: UInt64,
         upcasters: [Upcaster] = Upcaster.registered
+    ) throws(EventCodecError) -> PaymentEvent {
+        try decode(type: type, schemaVersion: schemaVersion, payload: original, position: position, upcasters: upcasters, evidence: true)
+    }
+
+    private static func decode(
+        type: String, schemaVersion: UInt32, payload original: Data, position: UInt64,
+        upcasters: [Upcaster] = Upcaster.registered, evidence: Bool
     ) throws(EventCodecError) -> PaymentEvent {
         guard schemaVersion <= currentSchemaVersion else {
             throw .newerSchema(type: type, version: schemaVersion, supported: currentSchemaVersion, position: position)
@@ -100,7 +117,7 @@ public enum EventCodec {
         }
         let event: PaymentEvent?
         do {
-            event = try EventPayloadDecoder.decode(type: type, payload: payload)
+            event = try EventPayloadDecoder.decode(type: type, payload: payload, evidence: evidence)
         } catch {
             throw fail(error.reason)
         }

@@ -9,6 +9,8 @@ import PaylogStore
 /// Databases: `payments` (payment id → ``Payment`` in ``PaymentCodec``'s binary layout), `routes` (`<kind>:<value>` → payment id) with kinds
 /// `ref` (request reference: Square `state`, SumUp `foreign-tx-id`, iZettle `reference`), `ctx` (Square
 /// `client_transaction_id`) and `tx` (provider transaction id or SumUp transaction code).
+///
+/// Events are decoded without the evidence-only strings a payment never reads (``EventCodec/decodeForState(_:)``).
 public struct PaymentsProjection: StreamFoldingProjection {
     /// The projection's name.
     public let name = "payments"
@@ -28,7 +30,7 @@ public struct PaymentsProjection: StreamFoldingProjection {
 
     /// Applies one event: evolves the payment and indexes its routing keys.
     public func apply(_ event: RecordedEvent, in txn: borrowing Transaction, databases: ProjectionDatabases) throws {
-        let paymentEvent = try EventCodec.decode(event)
+        let paymentEvent = try EventCodec.decodeForState(event)
         let key = Array(event.streamID.utf8)
         var payment = try PaymentsProjection.load(key, txn, databases)
         Payment.evolve(&payment, recorded: event, decoded: paymentEvent)
@@ -45,7 +47,7 @@ public struct PaymentsProjection: StreamFoldingProjection {
         var payments: [String: Payment] = [:]
         var routes: [String: String] = [:]
         for event in events {
-            let paymentEvent = try EventCodec.decode(event)
+            let paymentEvent = try EventCodec.decodeForState(event)
             if payments.index(forKey: event.streamID) == nil,
                 let stored = try PaymentsProjection.load(Array(event.streamID.utf8), txn, databases)
             {
@@ -66,7 +68,7 @@ public struct PaymentsProjection: StreamFoldingProjection {
     /// Folds one event of a payment's stream: evolves the payment, and indexes each routing key with the
     /// position of the event that made it known (the highest wins, as applying event by event would leave it).
     public func fold(_ event: RecordedEvent, into payment: inout Payment?, rows: inout ViewRows) throws {
-        let paymentEvent = try EventCodec.decode(event)
+        let paymentEvent = try EventCodec.decodeForState(event)
         Payment.evolve(&payment, recorded: event, decoded: paymentEvent)
         for route in PaymentsProjection.routes(of: paymentEvent) {
             rows.index(event.streamID, for: route, in: "routes", position: event.position)

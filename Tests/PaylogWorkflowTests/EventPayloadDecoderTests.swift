@@ -176,6 +176,49 @@ struct EventPayloadDecoderTests {
         #expect(refused > 100)
     }
 
+    /// `event` without what a decoding without evidence leaves empty.
+    private static func withoutEvidence(_ event: PaymentEvent) -> PaymentEvent {
+        switch event {
+        case .requested(var e): e.launchURL = ""; return .requested(e)
+        case .appSwitched(var e): e.note = ""; return .appSwitched(e)
+        case .callbackReceived(var e): e.outcome.fields = [:]; return .callbackReceived(e)
+        case .reconciled(var e): e.reportLine = ""; return .reconciled(e)
+        case .offline, .failed: return event
+        }
+    }
+
+    @Test("decoding without evidence refuses what a full decoding refuses, keeps everything else, and evolves payments identically")
+    func withoutEvidence() throws {
+        var rng = SplitMix64(seed: 23)
+        var refused = 0
+        var full: Payment?
+        var lean: Payment?
+        var evolved = 0
+        for round in 0..<4_000 {
+            let (type, first) = try Self.randomPayload(&rng)
+            var bytes = first
+            if round % 3 == 1 {
+                bytes = Array(bytes.prefix(Int.random(in: 0...bytes.count, using: &rng)))
+            } else if round % 3 == 2 {
+                // Damage, including bytes that make a skipped string invalid UTF-8.
+                for _ in 0..<Int.random(in: 1...3, using: &rng) where !bytes.isEmpty {
+                    bytes[Int.random(in: 0..<bytes.count, using: &rng)] = [0xC3, 0xFF, 0x80, UInt8.random(in: 0...255, using: &rng)]
+                        .randomElement(using: &rng)!
+                }
+            }
+            let whole = try? EventPayloadDecoder.decode(type: type, payload: Data(bytes))
+            let stripped = try? EventPayloadDecoder.decode(type: type, payload: Data(bytes), evidence: false)
+            #expect(stripped == whole.map(Self.withoutEvidence), "\(type): \(bytes)")
+            guard let whole, let stripped else { refused += 1; continue }
+            if round % 40 == 0 { (full, lean) = (nil, nil) }
+            Payment.evolve(&full, id: "pay-1", whole, observedAt: Int64(round))
+            Payment.evolve(&lean, id: "pay-1", stripped, observedAt: Int64(round))
+            #expect(full == lean)
+            evolved += 1
+        }
+        #expect(refused > 100 && evolved > 1_000)
+    }
+
     @Test("a refused payload says why, through EventCodec, naming the type and position")
     func reasons() throws {
         let error = #expect(throws: EventCodecError.self) {
