@@ -139,6 +139,45 @@ struct ProviderPropertyTests {
         }
     }
 
+    /// Detecting the provider, then reading the callback as it: what ``Providers/detectAndParseCallback(_:)``
+    /// must give in one reading.
+    static func detectThenParse(_ url: String) -> Result<CallbackOutcome?, ProviderError> {
+        Result { () throws(ProviderError) -> CallbackOutcome? in
+            guard let provider = try Providers.detectCallbackProvider(url) else { return nil }
+            return try Providers.parseCallback(url, provider: provider)
+        }
+    }
+
+    @Test("detecting and reading a callback in one reading gives what detecting, then reading, gives")
+    func detectAndParseAgrees() async {
+        var read = 0
+        let squareJSON = [
+            #"{"status":"ok","transaction_id":"T1","client_transaction_id":"C1","state":"r&1"}"#,
+            #"{"status":"error","error_code":"payment_canceled","state":"x"}"#, #"{"transaction_id":"no-status"}"#,
+        ]
+        var known = squareJSON.flatMap { json in
+            [Fixtures.squareCallback("myshop://cb", json: json), "myshop://cb?paylog_payment=p1&data=" + json,
+             "myshop://cb?data=" + Fixtures.queryAllowed(json)]
+        }
+        known += [
+            "myshop://done?paylog_payment=pay_01J9ZX&smp-status=success&smp-tx-code=T1#/checkout/receipt",
+            "myshop://cb?smp-tx-code=T", "myshop://izettle/ok?reference=r", "not a url", "", "myshop://cb?data=%7B",
+        ]
+        for url in known {
+            let one = Result { () throws(ProviderError) in try Providers.detectAndParseCallback(url) }
+            #expect(one == Self.detectThenParse(url), "\(url)")
+            if case .success(_?) = one { read += 1 }
+        }
+        #expect(read >= 7)
+        let text = Gen<Character?>.element(of: Array(#"&=+/?#%:{}"\ data=smp-status0123456789abcdefABC.é"#) as [Character])
+            .map { $0! }.string(of: 0...60)
+        await propertyCheck(count: 500, input: Gen<String?>.element(of: Self.prefixes), text) { prefix, tail in
+            let url = try #require(prefix) + tail
+            let one = Result { () throws(ProviderError) in try Providers.detectAndParseCallback(url) }
+            #expect(one == Self.detectThenParse(url), "\(url)")
+        }
+    }
+
     static func checkAllParsers(_ url: String) throws {
         for adapter in Providers.all {
             check(url, provider: adapter.provider) { () throws(ProviderError) in

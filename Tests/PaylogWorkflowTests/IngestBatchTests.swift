@@ -18,7 +18,7 @@ struct IngestBatchTests {
 
     @Test(
         "any batch size (each prepared while the previous is written) records exactly what line-by-line recording does, with the same report",
-        arguments: [7, 256])
+        arguments: [7, 256, 1_024])
     func sameAsOneByOne(batchSize: Int) async throws {
         var lines = try DemoDay(payments: 40, seed: 3).plan().lines
         // Bad lines in the middle: unreadable JSON, an unroutable callback, an unreadable launch URL (its error

@@ -89,7 +89,11 @@ public struct SquareAdapter: ProviderAdapter {
     /// `transaction_id`/`client_transaction_id`. The hint is ignored: the status is always in the JSON.
     public func parseCallback(_ url: String, hint: CallbackHint?) throws(ProviderError) -> CallbackOutcome {
         let parsed = try ParsedURL(url)
-        let data = try SquareData(parsed)
+        return callback(url, parsed: parsed, data: try SquareData(parsed))
+    }
+
+    /// The callback `url`, already parsed as a URL and its `data` read.
+    func callback(_ url: String, parsed: ParsedURL, data: SquareData) -> CallbackOutcome {
         var notes = parsed.notes + data.notes
         let fields = data.fields(notes: &notes)
 
