@@ -6,7 +6,8 @@ extension BenchRunner {
     /// (``PaylogStore/EventStore/rebuildProjections(chunk:sortMemory:mappedMemoryLimit:progress:)`` with its
     /// defaults, on the durable store: the status view by folding each payment in memory). One latency sample is one
     /// step: a page of the log read and folded, or a chunk of rows written. The log is built before the clock
-    /// starts.
+    /// starts. With ``coldReplay`` its pages are dropped from the page cache first; either way the share of the log
+    /// resident when the clock starts is reported (`log_resident_fraction`).
     func replay() async throws(BenchError) -> BenchResult {
         let log = try await sharedPaymentLog()
         progress("replay: rebuilding every projection from \(log.events) events …")
@@ -17,6 +18,12 @@ extension BenchRunner {
             throw .store(step: "opening the payment log for replay", error)
         }
         defer { store.close() }
+        let file = log.path + "/data.mdb"
+        if coldReplay {
+            progress("replay: dropping the log's pages from the page cache (--cold) …")
+            try PageCache.drop(file)
+        }
+        let resident = PageCache.residentFraction(of: file)
         let laps = LapRecorder()
         let memory = MemoryPeakSampler()
         let start = Stopwatch.now()
@@ -34,6 +41,9 @@ extension BenchRunner {
             latencies: laps.latencies, peakRSSBytes: peaks.resident, peakResetWorked: peaks.wasReset,
             peakAnonymousRSSBytes: peaks.anonymous, bytesPerEvent: log.bytesPerEvent,
             payloadBytesPerEvent: log.payloadBytesPerEvent, rawBytesPerEvent: nil,
-            details: ["log_build_seconds": log.buildSeconds, "payments": Double(log.streamCount)])
+            details: [
+                "log_build_seconds": log.buildSeconds, "payments": Double(log.streamCount), "cold": coldReplay ? 1 : 0,
+                "log_resident_fraction": resident ?? -1,
+            ])
     }
 }

@@ -10,6 +10,8 @@ import Foundation
 public final class BenchRunner {
     /// How much work each scenario does.
     public let sizes: BenchSizes
+    /// True: `replay` drops the log's pages from the page cache before its clock starts (``PageCache``).
+    public let coldReplay: Bool
     let workspace: BenchWorkspace
     let progress: (String) -> Void
     private var paymentLog: BuiltPaymentLog?
@@ -17,9 +19,14 @@ public final class BenchRunner {
     private var rawSingle: RawLMDBFigures?
 
     /// A runner with `sizes`, keeping its stores in `keep` when given (else in a temporary directory removed by
-    /// ``finish()``). `progress` receives a line now and then about what is being prepared or measured.
-    public init(sizes: BenchSizes = .standard, keep: String? = nil, progress: @escaping (String) -> Void = { _ in }) throws(BenchError) {
+    /// ``finish()``). `progress` receives a line now and then about what is being prepared or measured. With
+    /// `coldReplay`, `replay` reads its log from disk rather than from the page cache.
+    public init(
+        sizes: BenchSizes = .standard, keep: String? = nil, coldReplay: Bool = false,
+        progress: @escaping (String) -> Void = { _ in }
+    ) throws(BenchError) {
         self.sizes = sizes
+        self.coldReplay = coldReplay
         self.workspace = try BenchWorkspace(keep: keep)
         self.progress = progress
     }

@@ -26,6 +26,10 @@ struct BenchCommand: AsyncParsableCommand {
             counts LMDB's mapped file pages; peak_anon_rss_bytes (sampled every 10 ms) counts heap and stacks only. \
             bytes_per_event is the store's used pages (LMDB's last page + 1), not data.mdb's sparse size.
 
+            Cache: replay reports log_resident_fraction, the share of the log in the page cache when its clock \
+            starts (a log built just before is usually cached unless it outgrows memory); --cold drops the log's \
+            pages first, so logs of different sizes are replayed alike.
+
             Stores go to a temporary directory removed at the end, or to --keep DIR, left in place. The disk needs \
             a few GiB free for the default sizes. See Docs/performance.md and Tools/bench-compare.
             """)
@@ -41,6 +45,8 @@ struct BenchCommand: AsyncParsableCommand {
     @Flag(help: "Print one JSON object per scenario and line.") var json = false
     @Option(help: ArgumentHelp("Keep the stores in this directory instead of a temporary one.", valueName: "dir"))
     var keep: String?
+    @Flag(help: "replay: drop the log's pages from the page cache before the clock starts (a replay from disk).")
+    var cold = false
 
     /// The scenarios asked for, in the order given (every scenario when none was).
     var scenarios: [BenchScenario] {
@@ -65,7 +71,7 @@ struct BenchCommand: AsyncParsableCommand {
         let sizes = events.map { BenchSizes(events: $0) } ?? .standard
         let runner: BenchRunner
         do {
-            runner = try BenchRunner(sizes: sizes, keep: keep) { line in
+            runner = try BenchRunner(sizes: sizes, keep: keep, coldReplay: cold) { line in
                 FileHandle.standardError.write(Data("bench: \(line)\n".utf8))
             }
         } catch {

@@ -34,6 +34,50 @@ struct BenchSmokeTests {
         #expect((object["raw_events_per_s"] is NSNull) == !hasBaseline)
     }
 
+    /// True when `path` is on a file system whose pages cannot be dropped from memory (tmpfs, ramfs).
+    /// (The file system of the longest mount point in `/proc/mounts` that contains the path.)
+    private static func isMemoryBacked(_ path: String) -> Bool {
+        guard let mounts = try? String(contentsOfFile: "/proc/mounts", encoding: .utf8) else { return false }
+        let real = URL(fileURLWithPath: path).resolvingSymlinksInPath().path
+        var best: (point: String, type: String) = ("", "")
+        for line in mounts.split(separator: "\n") {
+            let fields = line.split(separator: " ")
+            guard fields.count >= 3 else { continue }
+            let point = String(fields[1])
+            let contains = point == "/" || real == point || real.hasPrefix(point + "/")
+            if contains && point.count > best.point.count { best = (point, String(fields[2])) }
+        }
+        return ["tmpfs", "ramfs"].contains(best.type)
+    }
+
+    @Test("replay reports how much of its log was cached; --cold drops the log from the page cache first")
+    func coldReplay() async throws {
+        var fractions: [Bool: Double] = [:]
+        for cold in [false, true] {
+            let directory = TemporaryDirectory("paylog-bench-cold")
+            defer { directory.remove() }
+            // Enough events that the few pages the open store keeps mapped are a small share of the file.
+            let sizes = BenchSizes(
+                logEvents: 5_000, concurrentEvents: 128, concurrentTasks: 64, ingestEvents: 200, lookups: 20, rawSingleEvents: 20)
+            let runner = try BenchRunner(sizes: sizes, keep: directory.path, coldReplay: cold)
+            defer { runner.finish() }
+            let result = try await runner.run(.replay)
+            #expect(result.details["cold"] == (cold ? 1 : 0))
+            let fraction = try #require(result.details["log_resident_fraction"])
+            #expect((0...1).contains(fraction), "\(fraction)")
+            fractions[cold] = fraction
+            if cold && Self.isMemoryBacked(directory.path) {
+                #expect(fraction == 1, "tmpfs pages cannot be dropped")
+            }
+        }
+        let (warm, cold) = (try #require(fractions[false]), try #require(fractions[true]))
+        // A log just built is in the page cache; dropped, most of it is not (a few pages stay mapped by the store).
+        #expect(warm > 0.9)
+        let directory = TemporaryDirectory("paylog-bench-cold-fs")
+        defer { directory.remove() }
+        if !Self.isMemoryBacked(directory.path) { #expect(cold < warm / 2, "cold \(cold), warm \(warm)") }
+    }
+
     @Test("scenario names parse, and an unknown one is refused with the known names")
     func names() {
         #expect(BenchScenario(name: "load-stream") == .loadStream)
