@@ -120,7 +120,7 @@ extension EventStore {
                 group.addTask {
                     var pending: Task<Void, any Error>?
                     while true {
-                        let rows = try merge.next(chunk)
+                        let rows = try merge.nextBatch(chunk)
                         try await pending?.value
                         if rows.isEmpty { break }
                         pending = Task {
@@ -156,7 +156,7 @@ extension EventStore {
         try build.foldBlocking(environment, databases) { _ in }
         let sorter = build.merged()
         while true {
-            let rows = try sorter.next(chunk)
+            let rows = try sorter.nextBatch(chunk)
             if rows.isEmpty { break }
             try environment.write { txn in try LogOrderBuild<Projection>.write(rows, projection: projection.name, txn, view) }
         }

@@ -92,13 +92,18 @@ final class IndexRowSorter {
     /// Up to `limit` rows in (database, key) order, one per key (the highest position); empty when all were
     /// returned.
     func next(_ limit: Int) throws -> [ViewRow] {
+        try nextBatch(limit).viewRows
+    }
+
+    /// Up to `limit` rows like ``next(_:)``, packed.
+    func nextBatch(_ limit: Int) throws -> MergedRows {
         if sequential == nil { sequential = try merges() }
         while let merge = sequential?.first {
-            let rows = try merge.next(limit)
+            let rows = try merge.nextBatch(limit)
             if !rows.isEmpty { return rows }
             sequential?.removeFirst()
         }
-        return []
+        return MergedRows(names: names, capacity: 0)
     }
 
     /// One merge per database, in the order of the sorter's databases; each may run on a thread of its own. Call
@@ -112,12 +117,14 @@ final class IndexRowSorter {
         entries = []
         arena = []
         absorbed = []
+        // Each in-memory arena copied once, shared by the merges of every database.
+        let arenas = memory.map { (entries: $0.entries, arena: RowArena($0.arena)) }
         return try names.indices.map { number in
             var sources: [SortedRowSource] = []
             for run in runs where run.starts[number] < run.starts[number + 1] {
                 sources.append(try SortedRowSource(path: run.path, from: run.starts[number], to: run.starts[number + 1]))
             }
-            for (entries, arena) in memory {
+            for (entries, arena) in arenas {
                 let start = entries.firstIndex { $0.database >= number } ?? entries.endIndex
                 let end = entries[start...].firstIndex { $0.database > number } ?? entries.endIndex
                 if start < end { sources.append(SortedRowSource(entries: entries[start..<end], arena: arena)) }

@@ -116,16 +116,23 @@ final class LogOrderBuild<Projection: StreamFoldingProjection> {
     }
 
     /// Appends `rows` (in key order per database) to the green view.
-    static func write(_ rows: [ViewRow], projection: String, _ txn: borrowing Transaction, _ view: ProjectionDatabases) throws {
-        for row in rows {
-            do {
-                try txn.put(row.value, for: row.key, in: view[row.database], append: true)
-            } catch {
-                guard error.isKeyExists else { throw error }
-                throw EventStoreError.rebuildFailed(
-                    projection: projection,
-                    reason: "key \(String(decoding: row.key, as: UTF8.self)) of \(row.database) came out of key order")
+    static func write(_ rows: MergedRows, projection: String, _ txn: borrowing Transaction, _ view: ProjectionDatabases) throws {
+        // The database handles, looked up once per batch rather than by name per row.
+        let databases = rows.names.map { view[$0] }
+        for index in 0..<rows.count {
+            let (database, failure) = rows.withRow(at: index) { database, key, value -> (Int, LMDBError?) in
+                do throws(LMDBError) {
+                    try txn.put(bytes: value, forKeyBytes: key, in: databases[database], append: true)
+                    return (database, nil)
+                } catch {
+                    return (database, error)
+                }
             }
+            guard let failure else { continue }
+            guard failure.isKeyExists else { throw failure }
+            let key = rows.withRow(at: index) { _, key, _ in String(decoding: key, as: UTF8.self) }
+            throw EventStoreError.rebuildFailed(
+                projection: projection, reason: "key \(key) of \(rows.names[database]) came out of key order")
         }
     }
 }

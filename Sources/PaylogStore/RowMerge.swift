@@ -7,76 +7,103 @@ import Darwin
 /// Merges sorted sources of rows (``SortedRowSource``) into (database, key) order through a binary heap, keeping
 /// per (database, key) only the row with the highest position, and refusing a key that a stream owns (position
 /// 0) written twice. Used by one thread at a time, hence `@unchecked Sendable`.
+///
+/// The heap holds source numbers, and each source's current row is read through plain pointers, so ordering the
+/// heap retains nothing; the row waiting to be emitted is copied into one reused buffer, and rows are emitted
+/// packed (``MergedRows``).
 final class RowMerge: @unchecked Sendable {
     private let projection: String
     private let names: [String]
-    /// A binary min-heap by current row; every source in it has a current row.
-    private var heap: [SortedRowSource]
-    private var pending: ViewRow?
+    private let sources: [SortedRowSource]
+    /// A binary min-heap of source numbers by current row; every source in it has a current row.
+    private var heap: [Int]
+    /// The row read last, emitted once a row with another key shows it was its key's last: its database,
+    /// position, key length, and key and value bytes.
+    private var hasPending = false
+    private var pendingDatabase: UInt16 = 0
+    private var pendingPosition: UInt64 = 0
+    private var pendingKeyCount = 0
+    private var pending: [UInt8] = []
 
     /// A merge of `sources` of `projection`'s rows, whose database numbers index `names`.
     init(projection: String, names: [String], sources: [SortedRowSource]) {
         self.projection = projection
         self.names = names
-        heap = sources.filter { $0.current != nil }
-        for index in stride(from: heap.count / 2 - 1, through: 0, by: -1) { RowMerge.siftDown(&heap, from: index) }
+        self.sources = sources
+        heap = sources.indices.filter { sources[$0].hasRow }
+        for index in stride(from: heap.count / 2 - 1, through: 0, by: -1) { siftDown(from: index) }
     }
 
     /// Up to `limit` rows in (database, key) order, one per key (the highest position); empty when all were
     /// returned.
     func next(_ limit: Int) throws -> [ViewRow] {
-        var batch: [ViewRow] = []
+        try nextBatch(limit).viewRows
+    }
+
+    /// Up to `limit` rows like ``next(_:)``, packed.
+    func nextBatch(_ limit: Int) throws -> MergedRows {
+        var batch = MergedRows(names: names, capacity: min(limit, 1 << 16))
         while batch.count < limit {
-            guard let row = try nextMerged() else {
-                if let last = pending { batch.append(last); pending = nil }
+            guard let top = heap.first else {
+                if hasPending { emitPending(into: &batch); hasPending = false }
                 break
             }
-            if let previous = pending {
-                if previous.database != row.database || previous.key != row.key {
-                    batch.append(previous)
-                } else if previous.position == 0 || row.position == 0 {
+            let source = sources[top]
+            if hasPending {
+                let sameKey = pendingDatabase == source.database
+                    && pending.withUnsafeBytes { RowMerge.compare(UnsafeRawBufferPointer(rebasing: $0[..<pendingKeyCount]), source.key) } == 0
+                if !sameKey {
+                    emitPending(into: &batch)
+                } else if pendingPosition == 0 || source.position == 0 {
                     throw EventStoreError.rebuildFailed(
                         projection: projection,
-                        reason: "two streams wrote key \(String(decoding: row.key, as: UTF8.self)) of \(row.database) as their own row; "
+                        reason: "two streams wrote key \(String(decoding: source.key, as: UTF8.self)) of \(names[Int(source.database)]) as their own row; "
                             + "a stream's own rows (ViewRows.append) must be keyed by that stream alone")
                 }
             }
-            pending = row
+            pendingDatabase = source.database
+            pendingPosition = source.position
+            pendingKeyCount = source.key.count
+            pending.removeAll(keepingCapacity: true)
+            pending.append(contentsOf: source.key)
+            pending.append(contentsOf: source.value)
+            hasPending = true
+            try source.advance()
+            if !source.hasRow {
+                let last = heap.removeLast()
+                if !heap.isEmpty { heap[0] = last }
+            }
+            if !heap.isEmpty { siftDown(from: 0) }
         }
         return batch
     }
 
-    /// The smallest current row of all sources, or nil when all are drained.
-    private func nextMerged() throws -> ViewRow? {
-        guard let top = heap.first, let row = top.current else { return nil }
-        try top.advance()
-        if top.current == nil {
-            let last = heap.removeLast()
-            if !heap.isEmpty { heap[0] = last }
+    private func emitPending(into batch: inout MergedRows) {
+        pending.withUnsafeBytes { bytes in
+            batch.append(database: pendingDatabase, position: pendingPosition, keyAndValue: bytes, keyCount: pendingKeyCount)
         }
-        if !heap.isEmpty { RowMerge.siftDown(&heap, from: 0) }
-        return ViewRow(database: names[Int(row.database)], key: row.key, value: row.value, position: row.position)
     }
 
     /// Restores the heap order below `index`.
-    private static func siftDown(_ heap: inout [SortedRowSource], from index: Int) {
+    private func siftDown(from index: Int) {
         var parent = index
+        let count = heap.count
         while true {
             var smallest = parent
             let left = 2 * parent + 1
-            if left < heap.count && precedes(heap[left], heap[smallest]) { smallest = left }
-            if left + 1 < heap.count && precedes(heap[left + 1], heap[smallest]) { smallest = left + 1 }
+            if left < count && precedes(heap[left], heap[smallest]) { smallest = left }
+            if left + 1 < count && precedes(heap[left + 1], heap[smallest]) { smallest = left + 1 }
             if smallest == parent { return }
             heap.swapAt(parent, smallest)
             parent = smallest
         }
     }
 
-    private static func precedes(_ a: SortedRowSource, _ b: SortedRowSource) -> Bool {
-        let x = a.current!
-        let y = b.current!
+    private func precedes(_ a: Int, _ b: Int) -> Bool {
+        let x = sources[a]
+        let y = sources[b]
         if x.database != y.database { return x.database < y.database }
-        let order = x.key.withUnsafeBytes { p in y.key.withUnsafeBytes { q in compare(p, q) } }
+        let order = RowMerge.compare(x.key, y.key)
         if order != 0 { return order < 0 }
         return x.position < y.position
     }

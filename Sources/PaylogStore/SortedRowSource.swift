@@ -6,32 +6,48 @@ import Darwin
 
 /// A sorted source of rows for a ``RowMerge``: a slice of a sorter's in-memory entries, or a byte range of one
 /// run file (one database's rows).
+///
+/// The current row is exposed as plain pointers (``key``, ``value``), valid until the next ``advance()``: into the
+/// sorter's ``RowArena``, or into one row buffer reused for every row of a run file. Building two arrays per row,
+/// and retaining and releasing them at every comparison of the merge's heap, was most of the merge's time.
 final class SortedRowSource {
     /// The bytes of one row header in a run file: database u16, key length u32, value length u32, position u64.
     static let headerSize = 18
 
     private var entries: ArraySlice<SortedRowEntry> = []
-    private var arena: [UInt8] = []
+    private let arena: RowArena?
     private let file: UnsafeMutablePointer<FILE>?
     private let path: String
     /// Bytes of the run file left to read.
     private var remaining: Int64 = 0
-    /// One row's header, read into the same buffer for every row of a run file.
-    private var header = [UInt8](repeating: 0, count: SortedRowSource.headerSize)
-    private(set) var current: (database: UInt16, position: UInt64, key: [UInt8], value: [UInt8])?
+    /// One row of a run file (header, key, value), reused for every row; grown when a row needs more.
+    private var buffer: UnsafeMutableRawBufferPointer
+
+    /// True while there is a current row.
+    private(set) var hasRow = false
+    /// The current row's database number.
+    private(set) var database: UInt16 = 0
+    /// The current row's position (see ``ViewRow/position``).
+    private(set) var position: UInt64 = 0
+    /// The current row's key and value, until the next ``advance()``.
+    private(set) var key = UnsafeRawBufferPointer(start: nil, count: 0)
+    private(set) var value = UnsafeRawBufferPointer(start: nil, count: 0)
 
     /// The rows `entries` (sorted) of `arena`.
-    init(entries: ArraySlice<SortedRowEntry>, arena: [UInt8]) {
+    init(entries: ArraySlice<SortedRowEntry>, arena: RowArena) {
         self.entries = entries
         self.arena = arena
         file = nil
         path = ""
+        buffer = UnsafeMutableRawBufferPointer(start: nil, count: 0)
         advanceInMemory()
     }
 
     /// The rows of run file `path` from byte `start` to byte `end`.
     init(path: String, from start: Int64, to end: Int64) throws {
         guard let file = fopen(path, "rb") else { throw SortedRowSource.failure("open run file \(path)") }
+        arena = nil
+        buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 4_096, alignment: 8)
         self.file = file
         self.path = path
         remaining = end - start
@@ -39,33 +55,50 @@ final class SortedRowSource {
         try advance()
     }
 
-    deinit { if let file { fclose(file) } }
+    deinit {
+        if let file { fclose(file) }
+        if buffer.baseAddress != nil { buffer.deallocate() }
+    }
 
-    /// Moves to the next row; `current` is nil past the last.
+    /// Moves to the next row; ``hasRow`` is false past the last.
     func advance() throws {
         guard let file else { return advanceInMemory() }
-        guard remaining > 0 else { current = nil; return }
-        guard remaining >= Int64(header.count), fread(&header, 1, header.count, file) == header.count else {
+        guard remaining > 0 else { hasRow = false; return }
+        let headerSize = SortedRowSource.headerSize
+        guard remaining >= Int64(headerSize), fread(buffer.baseAddress!, 1, headerSize, file) == headerSize else {
             throw SortedRowSource.failure("read run file \(path) (truncated header)")
         }
-        let (database, keyCount, valueCount, position) = header.withUnsafeBytes { raw in
-            (raw.loadUnaligned(as: UInt16.self), Int(raw.loadUnaligned(fromByteOffset: 2, as: UInt32.self)),
-             Int(raw.loadUnaligned(fromByteOffset: 6, as: UInt32.self)), raw.loadUnaligned(fromByteOffset: 10, as: UInt64.self))
+        let row = UnsafeRawBufferPointer(buffer)
+        database = row.loadUnaligned(as: UInt16.self)
+        let keyCount = Int(row.loadUnaligned(fromByteOffset: 2, as: UInt32.self))
+        let valueCount = Int(row.loadUnaligned(fromByteOffset: 6, as: UInt32.self))
+        position = row.loadUnaligned(fromByteOffset: 10, as: UInt64.self)
+        let count = keyCount + valueCount
+        remaining -= Int64(headerSize + count)
+        guard remaining >= 0 else { throw SortedRowSource.failure("read run file \(path) (truncated row)") }
+        if headerSize + count > buffer.count {
+            let grown = UnsafeMutableRawBufferPointer.allocate(byteCount: max(headerSize + count, 2 * buffer.count), alignment: 8)
+            grown.copyMemory(from: UnsafeRawBufferPointer(buffer))
+            buffer.deallocate()
+            buffer = grown
         }
-        remaining -= Int64(header.count + keyCount + valueCount)
-        var key = [UInt8](repeating: 0, count: keyCount)
-        var value = [UInt8](repeating: 0, count: valueCount)
-        guard remaining >= 0, keyCount == 0 || fread(&key, 1, keyCount, file) == keyCount,
-            valueCount == 0 || fread(&value, 1, valueCount, file) == valueCount
-        else { throw SortedRowSource.failure("read run file \(path) (truncated row)") }
-        current = (database, position, key, value)
+        guard count == 0 || fread(buffer.baseAddress! + headerSize, 1, count, file) == count else {
+            throw SortedRowSource.failure("read run file \(path) (truncated row)")
+        }
+        let bytes = UnsafeRawBufferPointer(buffer)
+        key = UnsafeRawBufferPointer(rebasing: bytes[headerSize..<(headerSize + keyCount)])
+        value = UnsafeRawBufferPointer(rebasing: bytes[(headerSize + keyCount)..<(headerSize + count)])
+        hasRow = true
     }
 
     private func advanceInMemory() {
-        guard let entry = entries.popFirst() else { current = nil; return }
+        guard let entry = entries.popFirst(), let arena else { hasRow = false; return }
         let keyEnd = entry.offset + Int(entry.keyCount)
-        current = (entry.database, entry.position, Array(arena[entry.offset..<keyEnd]),
-                   Array(arena[keyEnd..<(keyEnd + Int(entry.valueCount))]))
+        database = entry.database
+        position = entry.position
+        key = UnsafeRawBufferPointer(rebasing: arena.bytes[entry.offset..<keyEnd])
+        value = UnsafeRawBufferPointer(rebasing: arena.bytes[keyEnd..<(keyEnd + Int(entry.valueCount))])
+        hasRow = true
     }
 
     /// The error for a failed operation on the rebuild's scratch files.

@@ -65,6 +65,22 @@ struct IndexRowSorterTests {
         #expect(!FileManager.default.fileExists(atPath: scratch), "run files and their directory are removed")
     }
 
+    @Test("rows far larger than the run reader's row buffer (4 KiB) merge intact, small ones after them too")
+    func largeRows() throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        var generator = SeededGenerator(seed: 77)
+        var rows = Self.rows(count: 2_000, seed: 78)
+        for index in stride(from: 0, to: rows.count, by: 9) {
+            rows[index].value = (0..<Int.random(in: 4_000...40_000, using: &generator)).map { _ in UInt8.random(in: 0...255, using: &generator) }
+        }
+        let sorter = Self.sorter(dir.path + "/runs", memory: 200_000)
+        for row in rows { try sorter.add(row) }
+        #expect(sorter.spills > 1)
+        #expect(try drain(sorter, batch: 13) == Self.expected(rows))
+        sorter.close()
+    }
+
     @Test("no rows: the merge is empty")
     func empty() throws {
         let dir = TemporaryDirectory()
