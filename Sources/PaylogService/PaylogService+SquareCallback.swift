@@ -24,7 +24,9 @@ extension PaylogService {
             let payment = try readView({ try PaymentsProjection.payment(paymentID, in: store) }),
             payment.provider == .square, payment.callbackFingerprints.isEmpty
         else { throw unknown }
-        let base = configuration.publicBaseURL ?? "http://\(configuration.host):\(configuration.port)"
+        // Without a configured base, the address the server listens on: the bound port, which `port: 0` leaves to
+        // the system.
+        let base = configuration.publicBaseURL ?? "http://\(configuration.host):\(listening.value ?? configuration.port)"
         let observedURL = base + request.uri.description
         let outcome = try await recordObservation(
             .callback(payment: paymentID, at: .now(), url: observedURL, provider: .square), endpoint: "square-callback")

@@ -17,6 +17,8 @@ public struct PaylogService: Sendable {
     /// Its metrics (served at `/metrics`).
     public let metrics: ServiceMetrics
     let workflow: PaymentWorkflow
+    /// The port the server listens on once it runs (``ServiceConfiguration/port`` may be 0).
+    let listening = ListeningPort()
     let keys: APIKeyStore
     let idempotency: IdempotencyStore
     let logger: Logger
@@ -45,8 +47,10 @@ public struct PaylogService: Sendable {
             server: .http1(configuration: .init(idleTimeout: idle)),
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "paylog"),
             services: [StoreCloser(store: store, database: database)],
-            onServerRunning: { channel in
-                await onListening(configuration.host, channel.localAddress?.port ?? configuration.port)
+            onServerRunning: { [listening] channel in
+                let port = channel.localAddress?.port ?? configuration.port
+                listening.set(port)
+                await onListening(configuration.host, port)
             },
             logger: logger)
     }

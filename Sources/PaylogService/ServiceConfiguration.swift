@@ -16,7 +16,8 @@ public struct ServiceConfiguration: Sendable, Hashable, Codable {
     /// The store directory; the CLI's `--store` / `$PAYLOG_STORE` / `./paylog-data` when absent.
     public var store: String?
     /// The scheme, host and port clients reach the server at, used to record the Square web callback as it
-    /// was observed on the wire (`<public_base_url>/v1/callbacks/square?data=…`). Defaults to `http://host:port`.
+    /// was observed on the wire (`<public_base_url>/v1/callbacks/square?data=…`). Defaults to `http://host:port`
+    /// with the port the server is bound to (the one the system picked when `port` is 0).
     public var publicBaseURL: String?
     /// The largest JSON body accepted, in bytes (413 beyond).
     public var maxBodyBytes = 64 * 1024

@@ -28,6 +28,22 @@ struct SquareWebCallbackTests {
         }
     }
 
+    @Test("without public_base_url the observed URL carries the port the server is bound to, not the configured 0")
+    func boundPort() async throws {
+        let harness = try ServiceHarness { $0.publicBaseURL = nil }
+        try await harness.run { client in
+            let created = try await client.send(.post, "/v1/payments", key: "ingest", body: Samples.squareBuild("p1"))
+            let state = try #require(created.json["reference"] as? String)
+            let uri = Self.callbackURI(state: state)
+            #expect(try await client.send(.get, uri).status == 200)
+            let port = try #require(client.client.port)
+            #expect(port != 0)
+            let audit = try await client.send(.get, "/v1/payments/p1/audit", key: "audit")
+            let timeline = try #require(audit.json["timeline"] as? [[String: Any]])
+            #expect(timeline.last?["evidence"] as? String == "http://127.0.0.1:\(port)" + uri)
+        }
+    }
+
     @Test("an unknown state, a replayed state, another provider's payment or missing data append nothing")
     func refused() async throws {
         let harness = try ServiceHarness()
