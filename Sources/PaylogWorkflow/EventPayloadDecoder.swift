@@ -17,8 +17,8 @@ enum EventPayloadDecoder {
     /// not kept (left empty): a request's launch URL, an app switch's note, a callback's field map, a report
     /// line. Such a decoding accepts and refuses exactly the payloads a full one does (skipped text is still
     /// checked to be UTF-8); it is for folding payments, where those strings were most of the decoding's
-    /// allocations. The status view's rebuild folds with it and is compared byte for byte with the view kept by
-    /// full decodings, so a ``Payment`` that starts reading one of these fields shows up as drift in tests.
+    /// allocations. `EventPayloadDecoderTests` evolves payments from both decodings of random payloads and
+    /// requires them equal, so a ``Payment`` that starts reading one of these fields fails there.
     static func decode(type: String, payload: Data, evidence: Bool = true) throws(Failure) -> PaymentEvent? {
         // `Data.withUnsafeBytes` rethrows untyped errors; a Result keeps the body's typed one.
         let result = payload.withUnsafeBytes { bytes in
