@@ -11,7 +11,7 @@ import Darwin
 /// Rows collect in one byte arena plus a small fixed-size entry each. When the two pass `memoryLimit`, they are
 /// sorted and spilled to a run file in `directory`, with the byte offset where each database's rows begin.
 /// ``merges()`` then gives one ``RowMerge`` per database over the runs and what is still in memory, so the
-/// databases can be merged at once on different threads; ``next(_:)`` merges them one after the other. Several
+/// databases can be merged at once on different threads; ``nextBatch(_:)`` merges them one after the other. Several
 /// sorters filled on different threads are merged as one with ``absorb(_:)``. Rows a stream owns (position 0,
 /// ``ViewRows/append(_:for:in:)``) must be unique per key: the merge fails on a second one. The run files are
 /// removed by ``close()`` or at deinit.
@@ -35,7 +35,7 @@ final class IndexRowSorter {
     private var entries: [SortedRowEntry] = []
     private var runs: [Run] = []
     private var merging = false
-    /// The merges ``next(_:)`` drains, one database after the other.
+    /// The merges ``nextBatch(_:)`` drains, one database after the other.
     private var sequential: [RowMerge]?
     private let memoryLimit: Int
     private let directory: String
@@ -89,13 +89,8 @@ final class IndexRowSorter {
         try spillIfFull()
     }
 
-    /// Up to `limit` rows in (database, key) order, one per key (the highest position); empty when all were
-    /// returned.
-    func next(_ limit: Int) throws -> [ViewRow] {
-        try nextBatch(limit).viewRows
-    }
-
-    /// Up to `limit` rows like ``next(_:)``, packed.
+    /// Up to `limit` rows in (database, key) order, one per key (the highest position), packed; empty when all
+    /// were returned.
     func nextBatch(_ limit: Int) throws -> MergedRows {
         if sequential == nil { sequential = try merges() }
         while let merge = sequential?.first {

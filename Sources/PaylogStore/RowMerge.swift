@@ -34,13 +34,8 @@ final class RowMerge: @unchecked Sendable {
         for index in stride(from: heap.count / 2 - 1, through: 0, by: -1) { siftDown(from: index) }
     }
 
-    /// Up to `limit` rows in (database, key) order, one per key (the highest position); empty when all were
-    /// returned.
-    func next(_ limit: Int) throws -> [ViewRow] {
-        try nextBatch(limit).viewRows
-    }
-
-    /// Up to `limit` rows like ``next(_:)``, packed.
+    /// Up to `limit` rows in (database, key) order, one per key (the highest position), packed; empty when all
+    /// were returned.
     func nextBatch(_ limit: Int) throws -> MergedRows {
         var batch = MergedRows(names: names, capacity: min(limit, 1 << 16))
         while batch.count < limit {

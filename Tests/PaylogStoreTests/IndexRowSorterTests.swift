@@ -41,7 +41,7 @@ struct IndexRowSorterTests {
     func drain(_ sorter: IndexRowSorter, batch: Int) throws -> [ViewRow] {
         var all: [ViewRow] = []
         while true {
-            let rows = try sorter.next(batch)
+            let rows = try sorter.nextBatch(batch).viewRows
             #expect(rows.count <= batch)
             if rows.isEmpty { return all }
             all += rows
@@ -86,7 +86,7 @@ struct IndexRowSorterTests {
         let dir = TemporaryDirectory()
         defer { dir.remove() }
         let sorter = Self.sorter(dir.path + "/runs", memory: 64)
-        #expect(try sorter.next(10).isEmpty)
+        #expect(try sorter.nextBatch(10).viewRows.isEmpty)
     }
 
     @Test("a damaged run file is reported, not merged")
@@ -115,7 +115,7 @@ struct IndexRowSorterTests {
         for (index, row) in rows.enumerated() { try (index % 3 == 0 ? a : b).add(row) }
         a.absorb(b)
         #expect(try drain(a, batch: 100) == Self.expected(rows))
-        #expect(try b.next(10).isEmpty, "the absorbed sorter is left empty")
+        #expect(try b.nextBatch(10).viewRows.isEmpty, "the absorbed sorter is left empty")
         a.close()
         b.close()
         #expect(!FileManager.default.fileExists(atPath: scratch), "every run file and the directory are removed")
@@ -175,7 +175,7 @@ struct IndexRowSorterTests {
             for (index, merge) in merges.enumerated() {
                 group.addTask {
                     var all: [ViewRow] = []
-                    while case let next = try merge.next(97), !next.isEmpty { all += next }
+                    while case let next = try merge.nextBatch(97).viewRows, !next.isEmpty { all += next }
                     return (index, all)
                 }
             }

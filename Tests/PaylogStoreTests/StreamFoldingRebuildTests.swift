@@ -162,7 +162,7 @@ struct StreamFoldingRebuildTests {
         #expect(build.partitions.allSatisfy { $0.mostOpen <= open })
         let sorter = build.merged()
         var merged: [ViewRow] = []
-        while case let rows = try sorter.next(500), !rows.isEmpty { merged += rows }
+        while case let rows = try sorter.nextBatch(500).viewRows, !rows.isEmpty { merged += rows }
         let live = try Self.liveRows(store, projection)
         #expect(merged.count == live.count)
         #expect(zip(merged, live).allSatisfy { $0.database == $1.database && $0.key == $1.key && $0.value == $1.value })
@@ -186,7 +186,7 @@ struct StreamFoldingRebuildTests {
         try build.foldBlocking(store.environment, store.databases) { _ in }
         let sorter = build.merged()
         var rows: [ViewRow] = []
-        while case let next = try sorter.next(100), !next.isEmpty { rows += next }
+        while case let next = try sorter.nextBatch(100).viewRows, !next.isEmpty { rows += next }
         let stats = rows.filter { $0.database == "streamstats" }
         #expect(stats.map(\.key) == [Array("long".utf8), Array("short".utf8)])
         #expect(stats.first?.value == TaggingProjection.stats(count: 2, last: 2), "the event after the snapshot is not folded")
