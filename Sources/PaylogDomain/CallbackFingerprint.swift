@@ -33,11 +33,14 @@ public struct CallbackFingerprint: Sendable, Hashable {
         words = (word(0), word(8), word(16), word(24))
     }
 
-    /// The fingerprint's 32 bytes, in order.
-    public var bytes: [UInt8] {
+    /// Calls `body` with the fingerprint's 32 bytes, in order, without building an array.
+    public func withUnsafeBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
         let bigEndian = (words.0.bigEndian, words.1.bigEndian, words.2.bigEndian, words.3.bigEndian)
-        return Swift.withUnsafeBytes(of: bigEndian) { Array($0) }
+        return try Swift.withUnsafeBytes(of: bigEndian) { try body($0) }
     }
+
+    /// The fingerprint's 32 bytes, in order.
+    public var bytes: [UInt8] { withUnsafeBytes { Array($0) } }
 
     /// The fingerprint in lower-case hexadecimal (64 digits).
     public var hex: String {

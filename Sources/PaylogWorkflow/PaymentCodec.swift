@@ -109,7 +109,7 @@ enum PaymentCodec {
         w.varint(UInt64(p.callbackFingerprints.count))
         for fingerprint in p.callbackFingerprints {
             w.varint(UInt64(CallbackFingerprint.byteCount))
-            fingerprint.bytes.withUnsafeBytes { w.raw($0) }
+            fingerprint.withUnsafeBytes { w.raw($0) }
         }
         return w.bytes
     }
