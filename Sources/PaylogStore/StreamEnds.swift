@@ -36,6 +36,9 @@ struct StreamEnds: Sendable {
     static let askHeadsValue: UInt64 = valueMask - 1
     /// The largest version stored as itself.
     static let largestVersion: UInt64 = valueMask - 2
+    /// The default number of `heads` entries read before they are entered into the table (and the map's budget
+    /// checked).
+    static let defaultBatchSize = 4_096
 
     private let slots: [UInt64]
     private let mask: Int
@@ -56,34 +59,39 @@ struct StreamEnds: Sendable {
         return slots
     }
 
-    /// Reads every `heads` entry in key order into a table, releasing the map's pages whenever the process's
-    /// resident file-backed memory passes `mappedBudget` (nil: never). Returns nil when the table would take more
-    /// than `maximumBytes`.
+    /// Reads every `heads` entry in key order into a table, `batchSize` entries at a time, releasing the map's
+    /// pages whenever the process's resident file-backed memory passes `mappedBudget` (nil: never). Returns nil
+    /// when the table would take more than `maximumBytes`.
     static func read(
-        _ environment: Environment, _ databases: StoreDatabases, snapshot: UInt64, maximumBytes: Int, mappedBudget: Int?
+        _ environment: Environment, _ databases: StoreDatabases, snapshot: UInt64, maximumBytes: Int, mappedBudget: Int?,
+        batchSize: Int = StreamEnds.defaultBatchSize
     ) throws -> StreamEnds? {
-        try environment.read { txn in
+        let batchSize = max(batchSize, 1)
+        return try environment.read { txn -> StreamEnds? in
             let streams = try txn.count(databases.heads)
             let slotCount = slotCount(for: streams)
             guard slotCount * MemoryLayout<UInt64>.stride <= maximumBytes else { return nil }
             var slots = [UInt64](repeating: 0, count: slotCount)
             var entered = 0
+            // Entries are gathered in a small batch and entered in a loop of their own: each entry is a random
+            // write into a table of tens of MiB (a cache miss), and a loop doing nothing else overlaps those misses,
+            // where one interleaved with the cursor's walk waits for each.
+            var batch: [(hash: UInt64, value: UInt64)] = []
+            batch.reserveCapacity(batchSize)
             try txn.withCursor(databases.heads) { cursor in
                 var found = try cursor.move(.first)
-                var read = 0
                 while found {
-                    cursor.withCurrent { key, head in
-                        if insert(hash: hash(key), value: value(ofHead: head, snapshot: snapshot), into: &slots) {
-                            entered += 1
-                        }
-                    }
-                    read += 1
-                    if let mappedBudget, read % 4_096 == 0 {
-                        environment.releaseMappedPages(ifResidentFileBytesAbove: mappedBudget)
+                    let entry = cursor.withCurrent { key, head in (hash(key), value(ofHead: head, snapshot: snapshot)) }
+                    batch.append(entry)
+                    if batch.count == batchSize {
+                        entered += enter(batch, into: &slots)
+                        batch.removeAll(keepingCapacity: true)
+                        if let mappedBudget { environment.releaseMappedPages(ifResidentFileBytesAbove: mappedBudget) }
                     }
                     found = try cursor.move(.next)
                 }
             }
+            entered += enter(batch, into: &slots)
             return StreamEnds(slots: slots, count: entered)
         }
     }
@@ -119,6 +127,14 @@ struct StreamEnds: Sendable {
             }
             index = (index + 1) & mask
         }
+    }
+
+    /// Enters every entry of `batch` into `slots` (see ``insert(hash:value:into:)``); returns how many took an
+    /// empty slot.
+    static func enter(_ batch: [(hash: UInt64, value: UInt64)], into slots: inout [UInt64]) -> Int {
+        var entered = 0
+        for entry in batch where insert(hash: entry.hash, value: entry.value, into: &slots) { entered += 1 }
+        return entered
     }
 
     /// Enters one stream into `slots`; a fingerprint already on the probe path makes that slot

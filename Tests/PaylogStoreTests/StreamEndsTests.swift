@@ -7,8 +7,10 @@ import Testing
 /// it answers, it must answer what `heads` says; where it cannot, it must say so.
 @Suite("Stream ends read from heads")
 struct StreamEndsTests {
-    @Test("every stream's answer is its heads version, or past the snapshot when appended to after it")
-    func sameAsHeads() async throws {
+    @Test(
+        "every stream's answer is its heads version, or past the snapshot when appended to after it, however the read is batched",
+        arguments: [7, StreamEnds.defaultBatchSize])
+    func sameAsHeads(batchSize: Int) async throws {
         let dir = TemporaryDirectory()
         defer { dir.remove() }
         let store = try EventStore(path: dir.path)
@@ -27,7 +29,8 @@ struct StreamEndsTests {
         _ = try await store.append([StoreFixtures.event("Tick", "new")], to: "pay-new")
 
         let ends = try #require(try StreamEnds.read(
-            store.environment, store.databases, snapshot: snapshot, maximumBytes: 1 << 20, mappedBudget: 1))
+            store.environment, store.databases, snapshot: snapshot, maximumBytes: 1 << 20, mappedBudget: 1,
+            batchSize: batchSize))
         #expect(ends.count == versions.count + 1)
         for (stream, version) in versions {
             let expected: StreamEnds.Lookup = later.contains(stream) ? .pastSnapshot : .lastVersion(version)
