@@ -28,17 +28,21 @@ final class LogOrderBuild<Projection: StreamFoldingProjection> {
     private let mappedBudget: Int?
     /// The most memory the table of stream ends (``StreamEnds``) may take; past it, each stream is looked up.
     private let streamEndsBytes: Int
+    /// Whether the fold first starts reading the log file into the page cache in file order (``LogPrefetch``).
+    private let prefetch: Bool
     /// The default of `streamEndsBytes`: room for about 5.8 M streams.
     static var defaultStreamEndsBytes: Int { 64 << 20 }
 
     init(
         _ projection: Projection, snapshot: UInt64, scratchDirectory: String, parts: Int = 2, sortMemory: Int = 48 << 20,
-        maximumOpen: Int = 65_536, mappedBudget: Int? = nil, streamEndsBytes: Int = LogOrderBuild.defaultStreamEndsBytes
+        maximumOpen: Int = 65_536, mappedBudget: Int? = nil, streamEndsBytes: Int = LogOrderBuild.defaultStreamEndsBytes,
+        prefetch: Bool = true
     ) {
         precondition(parts >= 1, "a build needs at least one part")
         self.snapshot = snapshot
         self.mappedBudget = mappedBudget
         self.streamEndsBytes = streamEndsBytes
+        self.prefetch = prefetch
         // Runs left by a rebuild that crashed are of no use: start clean.
         try? FileManager.default.removeItem(atPath: scratchDirectory)
         let sorters = (0..<parts).map { part in
@@ -70,6 +74,8 @@ final class LogOrderBuild<Projection: StreamFoldingProjection> {
     /// Runs every partition on its own thread and waits for all; the first error wins. For callers that may
     /// block their thread (the rebuild at open).
     func foldBlocking(_ environment: Environment, _ databases: StoreDatabases, progress: @Sendable (UInt64) -> Void) throws {
+        let sweep = startPrefetch(environment)
+        defer { sweep?.stop() }
         let ends = try readStreamEnds(environment, databases)
         let failure = Mutex<(any Error)?>(nil)
         let partitions = partitions
@@ -85,6 +91,8 @@ final class LogOrderBuild<Projection: StreamFoldingProjection> {
 
     /// Runs every partition as a task of its own (one per core) and waits for all.
     func fold(_ environment: Environment, _ databases: StoreDatabases, progress: @escaping @Sendable (UInt64) -> Void) async throws {
+        let sweep = startPrefetch(environment)
+        defer { sweep?.stop() }
         let ends = try readStreamEnds(environment, databases)
         try await withThrowingTaskGroup(of: Void.self) { group in
             for partition in partitions {
@@ -95,6 +103,12 @@ final class LogOrderBuild<Projection: StreamFoldingProjection> {
             }
             try await group.waitForAll()
         }
+    }
+
+    /// Starts reading the log file into the page cache in file order, when this build prefetches and the file fits
+    /// (``LogPrefetch``): the `heads` walk and the fold then find most pages cached instead of reading each from disk.
+    private func startPrefetch(_ environment: Environment) -> LogPrefetch? {
+        prefetch ? LogPrefetch.start(path: environment.path + "/data.mdb") : nil
     }
 
     /// Where every stream ends, read from `heads` once (nil when the table would be over `streamEndsBytes`).
