@@ -51,10 +51,16 @@ public final class BenchRunner {
     /// The shared payment log, built on first use.
     func sharedPaymentLog() async throws(BenchError) -> BuiltPaymentLog {
         if let paymentLog { return paymentLog }
+        if let kept = workspace.keptPaymentLog(events: sizes.logEvents) {
+            progress("reusing the payment log of \(kept.events) events kept in \(kept.path) (\(BenchWorkspace.paymentLogManifest))")
+            paymentLog = kept
+            return kept
+        }
         progress("building a log of \(sizes.logEvents) realistic payment events (once per run) …")
         let built = try await PaymentLogBuilder.build(
             events: sizes.logEvents, at: workspace.directory("payment-log"), scratch: workspace.directory("template-day"))
         progress(String(format: "built the payment log in %.1f s", built.buildSeconds))
+        workspace.keep(built)
         paymentLog = built
         return built
     }

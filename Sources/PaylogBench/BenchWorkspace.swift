@@ -1,7 +1,9 @@
 import Foundation
 
 /// Where a benchmark run keeps its stores: a fresh temporary directory removed at the end, or, with `--keep DIR`,
-/// `DIR` itself, left in place for inspection.
+/// `DIR` itself, left in place for inspection. A kept payment log is described in `DIR/payment-log.json`, so that
+/// a later run with the same `--keep DIR` and log size reads it instead of building it again (a 10 M-event log
+/// takes about four minutes to build).
 struct BenchWorkspace: Sendable {
     /// The directory holding every store of the run.
     let root: String
@@ -29,6 +31,27 @@ struct BenchWorkspace: Sendable {
         let path = (root as NSString).appendingPathComponent(name)
         try? FileManager.default.removeItem(atPath: path)
         return path
+    }
+
+    /// The file, in a kept workspace, describing the payment log built there.
+    static let paymentLogManifest = "payment-log.json"
+
+    /// The payment log an earlier run kept here, when this run keeps its stores too, the log has `events` events
+    /// and its store is still there; nil otherwise (build it).
+    func keptPaymentLog(events: Int) -> BuiltPaymentLog? {
+        guard keeps else { return nil }
+        let manifest = (root as NSString).appendingPathComponent(Self.paymentLogManifest)
+        guard let data = FileManager.default.contents(atPath: manifest),
+            let log = try? JSONDecoder().decode(BuiltPaymentLog.self, from: data),
+            log.events == events, FileManager.default.fileExists(atPath: log.path + "/data.mdb")
+        else { return nil }
+        return log
+    }
+
+    /// Describes `log` in the workspace's manifest when the run keeps its stores (see ``keptPaymentLog(events:)``).
+    func keep(_ log: BuiltPaymentLog) {
+        guard keeps, let data = try? JSONEncoder().encode(log) else { return }
+        try? data.write(to: URL(fileURLWithPath: (root as NSString).appendingPathComponent(Self.paymentLogManifest)))
     }
 
     /// Removes the store at `path` unless the run keeps its stores.

@@ -3,9 +3,9 @@
 /// The log is made of copies of one ingested demo day: copy `c` of template payment `pay-0001` is the stream
 /// `pay-0001-c`. Streams are described by the template and the number of copies instead of one entry per stream,
 /// so that the list does not weigh on the memory figures of the scenarios that read the log.
-struct BuiltPaymentLog: Sendable {
+struct BuiltPaymentLog: Sendable, Codable {
     /// One payment stream of the log.
-    struct Stream: Sendable, Hashable {
+    struct Stream: Sendable, Hashable, Codable {
         /// The stream (payment) id.
         var id: String
         /// Its last version.

@@ -30,8 +30,10 @@ struct BenchCommand: AsyncParsableCommand {
             starts (a log built just before is usually cached unless it outgrows memory); --cold drops the log's \
             pages first, so logs of different sizes are replayed alike.
 
-            Stores go to a temporary directory removed at the end, or to --keep DIR, left in place. The disk needs \
-            a few GiB free for the default sizes. See Docs/performance.md and Tools/bench-compare.
+            Stores go to a temporary directory removed at the end, or to --keep DIR, left in place; a later run \
+            with the same --keep DIR and --events reads the payment log kept there (DIR/payment-log.json) instead \
+            of building it again. The disk needs a few GiB free for the default sizes. See Docs/performance.md and \
+            Tools/bench-compare.
             """)
 
     @Option(
@@ -43,7 +45,10 @@ struct BenchCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("The number of log events; the other sizes scale with it (see above).", valueName: "n"))
     var events: Int?
     @Flag(help: "Print one JSON object per scenario and line.") var json = false
-    @Option(help: ArgumentHelp("Keep the stores in this directory instead of a temporary one.", valueName: "dir"))
+    @Option(
+        help: ArgumentHelp(
+            "Keep the stores in this directory instead of a temporary one; reuse the payment log kept there.",
+            valueName: "dir"))
     var keep: String?
     @Flag(help: "replay: drop the log's pages from the page cache before the clock starts (a replay from disk).")
     var cold = false

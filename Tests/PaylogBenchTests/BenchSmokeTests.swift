@@ -1,5 +1,6 @@
 import Foundation
 import PaylogBench
+import Synchronization
 import TestSupport
 import Testing
 
@@ -76,6 +77,31 @@ struct BenchSmokeTests {
         let directory = TemporaryDirectory("paylog-bench-cold-fs")
         defer { directory.remove() }
         if !Self.isMemoryBacked(directory.path) { #expect(cold < warm / 2, "cold \(cold), warm \(warm)") }
+    }
+
+    @Test("a payment log kept with --keep is read again by the next run of the same size, and built anew for another size")
+    func keptLogReused() async throws {
+        let directory = TemporaryDirectory("paylog-bench-keep")
+        defer { directory.remove() }
+        func run(_ sizes: BenchSizes) async throws -> (result: BenchResult, lines: [String]) {
+            let lines = Mutex<[String]>([])
+            let runner = try BenchRunner(sizes: sizes, keep: directory.path) { line in lines.withLock { $0.append(line) } }
+            defer { runner.finish() }
+            let result = try await runner.run(.scan)
+            return (result, lines.withLock { $0 })
+        }
+        let first = try await run(Self.tiny)
+        #expect(first.lines.contains { $0.hasPrefix("building a log of 200") })
+        let second = try await run(Self.tiny)
+        #expect(second.lines.contains { $0.hasPrefix("reusing the payment log of 200 events") }, "\(second.lines)")
+        #expect(!second.lines.contains { $0.hasPrefix("building a log") })
+        #expect(second.result.events == first.result.events)
+        #expect(second.result.bytesPerEvent == first.result.bytesPerEvent)
+        var larger = Self.tiny
+        larger.logEvents = 300
+        let third = try await run(larger)
+        #expect(third.lines.contains { $0.hasPrefix("building a log of 300") })
+        #expect(third.result.events == 300)
     }
 
     @Test("scenario names parse, and an unknown one is refused with the known names")
