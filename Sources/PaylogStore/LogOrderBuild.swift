@@ -28,21 +28,17 @@ final class LogOrderBuild<Projection: StreamFoldingProjection> {
     private let mappedBudget: Int?
     /// The most memory the table of stream ends (``StreamEnds``) may take; past it, each stream is looked up.
     private let streamEndsBytes: Int
-    /// Whether the fold first starts reading the log file into the page cache in file order (``LogPrefetch``).
-    private let prefetch: Bool
     /// The default of `streamEndsBytes`: room for about 5.8 M streams.
     static var defaultStreamEndsBytes: Int { 64 << 20 }
 
     init(
         _ projection: Projection, snapshot: UInt64, scratchDirectory: String, parts: Int = 2, sortMemory: Int = 48 << 20,
-        maximumOpen: Int = 65_536, mappedBudget: Int? = nil, streamEndsBytes: Int = LogOrderBuild.defaultStreamEndsBytes,
-        prefetch: Bool = true
+        maximumOpen: Int = 65_536, mappedBudget: Int? = nil, streamEndsBytes: Int = LogOrderBuild.defaultStreamEndsBytes
     ) {
         precondition(parts >= 1, "a build needs at least one part")
         self.snapshot = snapshot
         self.mappedBudget = mappedBudget
         self.streamEndsBytes = streamEndsBytes
-        self.prefetch = prefetch
         // Runs left by a rebuild that crashed are of no use: start clean.
         try? FileManager.default.removeItem(atPath: scratchDirectory)
         let sorters = (0..<parts).map { part in
@@ -105,10 +101,10 @@ final class LogOrderBuild<Projection: StreamFoldingProjection> {
         }
     }
 
-    /// Starts reading the log file into the page cache in file order, when this build prefetches and the file fits
-    /// (``LogPrefetch``): the `heads` walk and the fold then find most pages cached instead of reading each from disk.
+    /// Starts reading the log file into the page cache in file order when it fits (``LogPrefetch``): the `heads`
+    /// walk and the fold then find most pages cached instead of reading each from disk.
     private func startPrefetch(_ environment: Environment) -> LogPrefetch? {
-        prefetch ? LogPrefetch.start(path: environment.path + "/data.mdb") : nil
+        LogPrefetch.start(path: environment.path + "/data.mdb")
     }
 
     /// Where every stream ends, read from `heads` once (nil when the table would be over `streamEndsBytes`).
