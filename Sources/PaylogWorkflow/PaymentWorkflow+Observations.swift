@@ -20,8 +20,15 @@ extension PaymentWorkflow {
     /// Records a line prepared before the session (its launch URL already parsed) like ``record(_:in:)``.
     func record(_ prepared: PreparedObservation, in session: WriteSession) throws(WorkflowError) -> RecordOutcome {
         let (command, payment, at, evidence) = try resolve(
-            prepared.observation, reading: SessionReading(session: session), launch: prepared.launch)
+            prepared.observation, reading: SessionReading(session: session), launch: prepared.launch,
+            detectedCallback: prepared.detectedCallback)
         return try record(command, payment: payment, observedAt: at, evidence: evidence, in: session)
+    }
+
+    /// A callback read as the provider its URL names (nil: it names none), its errors as
+    /// ``WorkflowError/unreadable(_:)``.
+    static func detectCallback(_ url: String) throws(WorkflowError) -> CallbackOutcome? {
+        do { return try Providers.detectAndParseCallback(url) } catch { throw .unreadable(error.description) }
     }
 
     /// A launch URL parsed, its errors as ``WorkflowError/unreadable(_:)``.
@@ -30,9 +37,11 @@ extension PaymentWorkflow {
     }
 
     /// The command an observation means, the payment it is for, when it was observed and its evidence.
-    /// `launch` is a request's launch URL already parsed (``PreparedObservation``); nil: parse it here.
+    /// `launch` is a request's launch URL already parsed, `detectedCallback` a callback read ahead as the provider
+    /// its URL names (``PreparedObservation``); nil: do it here when needed.
     func resolve(
-        _ observation: Observation, reading: some PaymentReading, launch: Result<LaunchRequest, WorkflowError>? = nil
+        _ observation: Observation, reading: some PaymentReading, launch: Result<LaunchRequest, WorkflowError>? = nil,
+        detectedCallback: Result<CallbackOutcome?, WorkflowError>? = nil
     ) throws(WorkflowError) -> (PaymentCommand, String, Timestamp?, String) {
         switch observation {
         case .request(let payment, let at, let url, let appVersion):
@@ -46,7 +55,8 @@ extension PaymentWorkflow {
         case .appSwitch(let payment, let at, let note):
             return (.switchApp(note: note), payment, at, note)
         case .callback(let payment, let at, let url, let provider):
-            let (paymentID, outcome) = try routeCallback(url, payment: payment, provider: provider, reading: reading)
+            let (paymentID, outcome) = try routeCallback(
+                url, payment: payment, provider: provider, reading: reading, detectedAhead: detectedCallback)
             return (.receiveCallback(outcome), paymentID, at, url)
         case .reconcile(let at, let line):
             let (paymentID, matchedBy) = try routeReport(line, reading: reading)
@@ -70,15 +80,22 @@ extension PaymentWorkflow {
     }
 
     /// Finds the payment a callback belongs to and reads the callback with that payment's provider.
+    /// `detectedAhead`: ``detectCallback(_:)`` of `url` done before (by ``PreparedObservation``), used where it
+    /// would be done here.
     func routeCallback(
-        _ url: String, payment: String?, provider: Provider?, reading: some PaymentReading
+        _ url: String, payment: String?, provider: Provider?, reading: some PaymentReading,
+        detectedAhead: Result<CallbackOutcome?, WorkflowError>? = nil
     ) throws(WorkflowError) -> (String, CallbackOutcome) {
         var provider = provider
         if let payment, provider == nil { provider = (try? reading.payment(payment))??.provider }
         // Read as the provider its URL names, when neither the line nor the payment says which.
         var detected: CallbackOutcome?
         if provider == nil {
-            do { detected = try Providers.detectAndParseCallback(url) } catch { throw .unreadable(error.description) }
+            switch detectedAhead {
+            case .success(let outcome)?: detected = outcome
+            case .failure(let error)?: throw error
+            case nil: detected = try PaymentWorkflow.detectCallback(url)
+            }
             provider = detected?.provider
         }
         if provider == nil, let marked = PaymentWorkflow.queryItem("paylog_payment", in: url) {

@@ -27,6 +27,12 @@ struct IngestBatchTests {
         lines.insert(#"{"kind":"callback","at":"2026-03-02T10:00:00Z","url":"myshop://cb?data=%7B%22status%22%3A%22ok%22%2C%22state%22%3A%22nobody%22%7D","provider":"square"}"#, at: 50)
         lines.insert(#"{"kind":"request","payment":"pay-bad","at":"2026-03-02T10:00:00Z","url":"square-commerce-v1://payment/create?data=%7Bnot"}"#, at: 55)
         lines.insert("", at: 60)
+        // Callbacks naming no provider (read ahead while the batch is prepared): one whose URL does not parse,
+        // one whose URL names no provider, and the same for a payment that was never recorded (its provider is
+        // looked up first, then the callback read ahead is used).
+        lines.insert(#"{"kind":"callback","at":"2026-03-02T10:00:00Z","url":"%zz not a url"}"#, at: 65)
+        lines.insert(#"{"kind":"callback","at":"2026-03-02T10:00:00Z","url":"myshop://cb?status=ok"}"#, at: 70)
+        lines.insert(#"{"kind":"callback","payment":"pay-bad","at":"2026-03-02T10:00:00Z","url":"myshop://cb?status=ok"}"#, at: 75)
         var results: [(IngestReport, [String])] = []
         for size in [nil, 1, batchSize] {
             let dir = TemporaryDirectory()
@@ -53,6 +59,8 @@ struct IngestBatchTests {
         #expect(batched.0.errors.contains { $0.line == 56 && $0.message.contains("Square `data`") }, "\(batched.0.errors)")
         #expect(batched.0.errors.map(\.line) == batched.0.errors.map(\.line).sorted())
         #expect(batched.0.errors.first?.line == 6)
+        #expect(batched.0.errors.contains { $0.line == 66 }, "\(batched.0.errors)")
+        #expect(batched.0.errors.contains { $0.line == 71 && $0.message.contains("neither Square data") }, "\(batched.0.errors)")
     }
 
     @Test("a batch commits once: ingesting a file takes a handful of group commits, and again appends nothing")
