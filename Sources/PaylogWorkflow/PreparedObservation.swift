@@ -1,8 +1,8 @@
 import PaylogDomain
 
 /// One ingested line made ready for the writer: the observation, and what can be worked out from it alone
-/// before it reaches the write session — a request's launch URL parsed, and a callback that names neither its
-/// provider nor its payment read as the provider its URL names.
+/// before it reaches the write session — a request's launch URL parsed, and a callback that names no provider
+/// read as the provider its URL names.
 ///
 /// `paylog ingest` prepares a batch while the writer records the previous one, so this work runs on the
 /// other core; what needs the store's state (routing, deciding) stays in the session. Reading callbacks ahead
