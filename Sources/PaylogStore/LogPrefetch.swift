@@ -13,7 +13,8 @@ import Glibc
 /// thousand consecutive events lie all over the file (in the benchmark's 10 M log, each 8,192 events span from
 /// the file's first megabytes to its end), and the rebuild's reads through the map become one random read per
 /// page — about 100 µs each on the benchmark machine, against 1.3 GB/s read in order. Rebuilding a 10 M log from
-/// disk took 21–31 s against 17.7 s from the cache.
+/// disk took 21–22 s against 17.7 s from the cache (31 s while the previous rebuild's pages were still being
+/// written back).
 ///
 /// How: `posix_fadvise(POSIX_FADV_WILLNEED)` over 8 MiB steps, in file order. The kernel starts the reads and
 /// returns; the block layer's request queue paces the loop at the disk's speed. Nothing is mapped into the
