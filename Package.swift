@@ -103,7 +103,7 @@ let package = Package(
         .executableTarget(name: "paylog-torture", dependencies: ["PaylogStore"]),
 
         // Helpers shared by the test targets: temporary directories, built executables.
-        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .target(name: "TestSupport", dependencies: ["LMDBKit"], path: "Tests/TestSupport"),
         .testTarget(name: "LMDBKitTests", dependencies: ["LMDBKit", "TestSupport"]),
         .testTarget(
             name: "PaylogDomainTests",

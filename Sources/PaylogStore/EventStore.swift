@@ -29,8 +29,8 @@ public final class EventStore: Sendable {
             let environment = try Environment(path: path, options: options)
             let databases: StoreDatabases
             do {
+                try EventStore.checkFormat(environment)
                 databases = try StoreDatabases(environment: environment, projections: projections)
-                try EventStore.checkFormat(environment, databases)
                 try EventStore.catchUpProjections(environment, databases)
             } catch {
                 environment.close()
@@ -188,34 +188,35 @@ public final class EventStore: Sendable {
     public func readStream(
         _ streamID: String, from: UInt64? = nil, direction: ReadDirection = .forward, limit: Int = .max
     ) throws(EventStoreError) -> [RecordedEvent] {
-        let prefix = StoreKeys.streamPrefix(streamID)
-        return try reading { txn in
+        try reading { txn in
+            // `heads` says where the stream ends; `versions` holds its positions in chunks of 64 versions.
+            let last = try txn.value(for: StoreKeys.streamHead(streamID), in: databases.heads).map { StoreKeys.readUInt64($0) } ?? 0
             var events: [RecordedEvent] = []
-            try txn.withCursor(databases.streams) { cursor in
-                var found: Bool
-                switch direction {
-                case .forward:
-                    found = try cursor.move(.atOrAfter, key: StoreKeys.stream(streamID, version: from ?? 1))
-                case .backward:
-                    let start = from ?? UInt64.max
-                    found = try cursor.move(.atOrAfter, key: StoreKeys.stream(streamID, version: start))
-                    let exact = found && cursor.withCurrent { key, _ in key.elementsEqual(StoreKeys.stream(streamID, version: start)) }
-                    if !exact {
-                        found = found ? try cursor.move(.previous) : try cursor.move(.last)
-                    }
+            var version: UInt64
+            switch direction {
+            case .forward: version = max(from ?? 1, 1)
+            case .backward: version = min(from ?? last, last)
+            }
+            while version >= 1 && version <= last && events.count < limit {
+                let (chunk, index) = StoreKeys.chunk(of: version)
+                let positions = try txn.withValue(for: StoreKeys.versionsKey(streamID, chunk: chunk), in: databases.versions) { value in
+                    value.map { value in (0..<(value.count / 8)).map { StoreKeys.readUInt64(value, at: $0 * 8) } } ?? []
                 }
-                while found && events.count < limit {
-                    let position: UInt64? = cursor.withCurrent { key, value in
-                        guard key.count == prefix.count + 8, key.starts(with: prefix) else { return nil }
-                        return StoreKeys.readUInt64(value)
-                    }
-                    guard let position else { break }
-                    guard let event = try EventStore.event(at: position, in: txn, databases) else {
-                        throw EventStoreError.corruptRecord(position: position, reason: "indexed by stream \(streamID) but missing")
+                guard index < positions.count else {
+                    throw EventStoreError.corruptRecord(
+                        position: 0, reason: "stream \(streamID) reaches version \(last) but its versions index stops before \(version)")
+                }
+                let indices = direction == .forward
+                    ? Array(index..<positions.count) : Array((0...index).reversed())
+                for index in indices where events.count < limit {
+                    guard let event = try EventStore.event(at: positions[index], in: txn, databases) else {
+                        throw EventStoreError.corruptRecord(
+                            position: positions[index], reason: "indexed by stream \(streamID) but missing")
                     }
                     events.append(event)
-                    found = try cursor.move(direction == .forward ? .next : .previous)
                 }
+                version = direction == .forward
+                    ? StoreKeys.firstVersion(of: chunk) + StoreKeys.versionsPerChunk : StoreKeys.firstVersion(of: chunk) - 1
             }
             return events
         }
@@ -419,18 +420,24 @@ public final class EventStore: Sendable {
         return events.last?.position ?? position - 1
     }
 
-    private static func checkFormat(_ environment: Environment, _ databases: StoreDatabases) throws {
+    /// Reads the log format from `meta` before anything else is opened: writes the current one into a new store,
+    /// migrates an older one (``FormatMigration``), refuses an unknown one. One write transaction, so a failed
+    /// migration leaves the store exactly as it was.
+    private static func checkFormat(_ environment: Environment) throws {
         try environment.write { txn in
-            if let stored = try txn.value(for: StoreKeys.format, in: databases.meta) {
+            guard let meta = try txn.openDatabase(StoreDatabases.metaName, create: true) else { return }
+            if let stored = try txn.value(for: StoreKeys.format, in: meta) {
                 let format = stored.count == 4 ? stored.reduce(UInt32(0)) { $0 << 8 | UInt32($1) } : 0
-                guard format == StoreKeys.currentFormat else {
+                if format == StoreKeys.currentFormat { return }
+                guard (StoreKeys.oldestMigratableFormat..<StoreKeys.currentFormat).contains(format) else {
                     throw EventStoreError.unsupportedFormat(found: format, supported: StoreKeys.currentFormat)
                 }
-            } else {
-                let format = StoreKeys.currentFormat
-                try txn.put([UInt8(format >> 24), UInt8(format >> 16 & 0xff), UInt8(format >> 8 & 0xff), UInt8(format & 0xff)],
-                            for: StoreKeys.format, in: databases.meta)
+                // Format 1 → 2 is the only step so far; it rewrites an index, never `events`.
+                try FormatMigration.moveStreamIndex(txn)
             }
+            let format = StoreKeys.currentFormat
+            try txn.put([UInt8(format >> 24), UInt8(format >> 16 & 0xff), UInt8(format >> 8 & 0xff), UInt8(format & 0xff)],
+                        for: StoreKeys.format, in: meta)
         }
     }
 }

@@ -26,6 +26,8 @@ public enum EventStoreError: Error, Sendable, Equatable, CustomStringConvertible
     case importMismatch(position: UInt64, reason: String)
     /// The store directory holds a log of a format this build does not know.
     case unsupportedFormat(found: UInt32, supported: UInt32)
+    /// Bringing an older store to the current log format failed; the store was left as it was.
+    case migrationFailed(from: UInt32, reason: String)
     /// A view rebuild could not write what a projection produced; the live view is untouched.
     case rebuildFailed(projection: String, reason: String)
     /// An inline projection refused an event of the append (its `apply` threw). Nothing of the append was written.
@@ -68,8 +70,13 @@ public enum EventStoreError: Error, Sendable, Equatable, CustomStringConvertible
         case .importMismatch(let position, let reason):
             return "Cannot import the event at position \(position): \(reason). Nothing of this import batch was written."
         case .unsupportedFormat(let found, let supported):
-            return "The store was written in log format \(found); this build reads format \(supported). "
+            return "The store was written in log format \(found); this build reads format \(supported) and migrates "
+                + "formats \(StoreKeys.oldestMigratableFormat)–\(supported - 1) when it opens them. "
                 + "Use a paylog release that knows format \(found)."
+        case .migrationFailed(let format, let reason):
+            return "Migrating the store from log format \(format) to \(StoreKeys.currentFormat) failed: \(reason). "
+                + "Nothing was changed (the migration is one transaction). Keep a copy of the store directory and "
+                + "run `paylog verify` with the release that wrote it."
         case .rebuildFailed(let projection, let reason):
             return "Rebuilding the \(projection) view failed: \(reason). The live view is untouched and the log is "
                 + "unchanged; this is a bug in the projection — report it with the output of `paylog replay`."

@@ -9,7 +9,7 @@ import LMDBKit
 /// holds only the streams open at the current position: in a payment log, those whose events straddle it.
 /// A stream first seen at a version above 1 began in an earlier range and is left to that range's partition;
 /// streams still open at the end of a range that is not the last are folded again on their own, through the
-/// `streams` index (in a payment log, the few hundred whose events straddle the boundary).
+/// `versions` index (in a payment log, the few hundred whose events straddle the boundary).
 /// When more than `maximumOpen` streams are open at once, the one opened first is dropped and deferred: its
 /// later events are skipped, and it is folded on its own after the read the same way. Memory stays bounded
 /// whatever the log; a log of very long-lived streams only costs random reads for those.
@@ -155,7 +155,7 @@ final class FoldPartition<Projection: StreamFoldingProjection>: @unchecked Senda
         return true
     }
 
-    /// Folds each of the streams `ids` on its own, its events found through the `streams` index
+    /// Folds each of the streams `ids` on its own, its events found through the `versions` index
     /// (random reads); returns the events folded.
     private func foldDeferred(
         _ ids: [String], _ rows: inout ViewRows, _ environment: Environment, _ databases: StoreDatabases
@@ -186,23 +186,23 @@ final class FoldPartition<Projection: StreamFoldingProjection>: @unchecked Senda
         return folded
     }
 
-    /// The positions of stream `id`'s events up to the snapshot, in version order, from the `streams` index.
+    /// The positions of stream `id`'s events up to the snapshot, in version order, from the `versions` index.
     private func positions(of id: String, _ txn: borrowing Transaction, _ databases: StoreDatabases) throws -> [UInt64] {
-        let prefix = StoreKeys.streamPrefix(id)
-        return try txn.withCursor(databases.streams) { cursor in
-            var positions: [UInt64] = []
-            var found = try cursor.move(.atOrAfter, key: prefix)
-            while found {
-                // Keys: stream id · NUL · version (8 bytes); stream ids hold no NUL, so the prefix is this stream's.
-                let position = cursor.withCurrent { key, value -> UInt64? in
-                    guard key.count == prefix.count + 8, key.starts(with: prefix) else { return nil }
-                    return StoreKeys.readUInt64(value)
+        var positions: [UInt64] = []
+        var chunk: UInt32 = 0
+        // `versions` holds the stream's positions in chunks of 64 versions, in version order.
+        while true {
+            let full = try txn.withValue(for: StoreKeys.versionsKey(id, chunk: chunk), in: databases.versions) { value -> Bool in
+                guard let value else { return false }
+                for index in 0..<(value.count / 8) {
+                    let position = StoreKeys.readUInt64(value, at: index * 8)
+                    guard position <= snapshot else { return false }
+                    positions.append(position)
                 }
-                guard let position, position <= snapshot else { break }
-                positions.append(position)
-                found = try cursor.move(.next)
+                return value.count == Int(StoreKeys.versionsPerChunk) * 8
             }
-            return positions
+            guard full else { return positions }
+            chunk += 1
         }
     }
 

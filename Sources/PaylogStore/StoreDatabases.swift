@@ -4,8 +4,9 @@ import LMDBKit
 struct StoreDatabases: Sendable {
     /// position → stored record.
     let events: Database
-    /// stream id + NUL + version → position.
-    let streams: Database
+    /// `versions`: stream id + NUL + chunk number → the positions of the chunk's versions
+    /// (``StoreKeys/versionsKey(_:chunk:)``).
+    let versions: Database
     /// stream id → last version + last position.
     let heads: Database
     /// event id (16 bytes) → position.
@@ -19,10 +20,17 @@ struct StoreDatabases: Sendable {
 
     init(environment: Environment, projections: [any InlineProjection]) throws {
         events = try environment.openDatabase("events")
-        streams = try environment.openDatabase("streams")
+        versions = try environment.openDatabase(StoreDatabases.versionsName)
         heads = try environment.openDatabase("heads")
         ids = try environment.openDatabase("ids")
-        meta = try environment.openDatabase("meta")
+        meta = try environment.openDatabase(StoreDatabases.metaName)
         self.projections = projections
     }
+
+    /// The name of the stream index since log format 2.
+    static let versionsName = "versions"
+    /// The name of the database holding the log format and the chain head.
+    static let metaName = "meta"
+    /// The name of format 1's stream index (stream id · NUL · version → position), migrated away on open.
+    static let formatOneStreamsName = "streams"
 }

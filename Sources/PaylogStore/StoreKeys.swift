@@ -2,15 +2,18 @@ import Foundation
 
 /// The byte layout of every LMDB key and small value the store writes. See Docs/storage.md.
 enum StoreKeys {
-    /// The largest stream id in UTF-8 bytes; keeps `streams` keys under LMDB's 511-byte key limit.
+    /// The largest stream id in UTF-8 bytes; keeps `versions` and `heads` keys under LMDB's 511-byte key limit.
     static let maximumStreamIDBytes = 200
 
     /// `meta` key of the chain head: position (8 bytes BE) + hash (32 bytes).
     static let head: [UInt8] = Array("head".utf8)
     /// `meta` key of the log format: UInt32 BE.
     static let format: [UInt8] = Array("format".utf8)
-    /// The log format this build writes and reads.
-    static let currentFormat: UInt32 = 1
+    /// The log format this build writes and reads. Format 1 kept the stream index as one `streams` entry per
+    /// event; opening such a store migrates it (``FormatMigration``).
+    static let currentFormat: UInt32 = 2
+    /// The oldest log format this build migrates from.
+    static let oldestMigratableFormat: UInt32 = 1
     /// The first byte of every `events` value.
     static let recordFormatByte: UInt8 = 1
 
@@ -33,20 +36,38 @@ enum StoreKeys {
     /// `events` key: the global position, big-endian so keys sort in log order.
     static func event(_ position: UInt64) -> [UInt8] { bigEndian(position) }
 
-    /// `streams` key: stream id bytes, a NUL separator, then the version big-endian.
-    static func stream(_ streamID: String, version: UInt64) -> [UInt8] {
-        var key: [UInt8] = []
-        key.reserveCapacity(streamID.utf8.count + 9)
-        key.append(contentsOf: streamID.utf8)
-        key.append(0)
-        withUnsafeBytes(of: version.bigEndian) { key.append(contentsOf: $0) }
-        return key
+    /// How many versions of a stream one `versions` entry holds.
+    static let versionsPerChunk: UInt64 = 64
+
+    /// Where version `version` (1-based) of a stream lies in `versions`: the chunk number in its key, and its
+    /// index among the chunk's positions.
+    @inline(__always)
+    static func chunk(of version: UInt64) -> (chunk: UInt32, index: Int) {
+        (UInt32(truncatingIfNeeded: (version - 1) / versionsPerChunk), Int((version - 1) % versionsPerChunk))
     }
 
-    /// The prefix every `streams` key of one stream starts with.
-    static func streamPrefix(_ streamID: String) -> [UInt8] {
+    /// The first version chunk `chunk` holds.
+    @inline(__always)
+    static func firstVersion(of chunk: UInt32) -> UInt64 { UInt64(chunk) * versionsPerChunk + 1 }
+
+    /// The size of a `versions` key for a stream id of `idBytes` UTF-8 bytes.
+    @inline(__always)
+    static func versionsKeySize(idBytes: Int) -> Int { idBytes + 5 }
+
+    /// Writes the `versions` key of `chunk` of the stream whose id is `id` into `key` (exactly
+    /// ``versionsKeySize(idBytes:)`` bytes): the stream id, a NUL, the chunk number u32 big-endian.
+    @inline(__always)
+    static func writeVersionsKey(id: UnsafeRawBufferPointer, chunk: UInt32, into key: UnsafeMutableRawBufferPointer) {
+        key.copyMemory(from: id)
+        key[id.count] = 0
+        key.storeBytes(of: chunk.bigEndian, toByteOffset: id.count + 1, as: UInt32.self)
+    }
+
+    /// The `versions` key of `chunk` of stream `streamID`.
+    static func versionsKey(_ streamID: String, chunk: UInt32) -> [UInt8] {
         var key = Array(streamID.utf8)
         key.append(0)
+        withUnsafeBytes(of: chunk.bigEndian) { key.append(contentsOf: $0) }
         return key
     }
 

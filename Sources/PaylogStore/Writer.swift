@@ -258,6 +258,9 @@ final class Writer: @unchecked Sendable {
                 try applyProjections(recorded, in: txn, databases: databases)
             }
         }
+        try putVersions(
+            streamID: streamID, firstVersion: currentVersion + 1, positions: (head.position + 1)...chain.position,
+            in: txn, databases: databases)
         try txn.put(
             StoreKeys.bigEndian(version) + StoreKeys.bigEndian(chain.position), for: StoreKeys.streamHead(streamID),
             in: databases.heads)
@@ -271,8 +274,9 @@ final class Writer: @unchecked Sendable {
     }
 
     /// Writes one event's record straight into the page LMDB reserves for it (no buffer of its own, hashed in
-    /// place) and its `streams` and `ids` index entries, and returns its chain hash. The caller updates `heads` and
-    /// the chain head. When it throws, `txn` may hold part of the writes: the caller aborts it.
+    /// place) and its `ids` index entry, and returns its chain hash. The caller writes the append's `versions`
+    /// entries (``putVersions(streamID:firstVersion:positions:in:databases:)``), `heads` and the chain head. When
+    /// it throws, `txn` may hold part of the writes: the caller aborts it.
     static func put(
         _ event: NewEvent, streamID: String, version: UInt64, position: UInt64, recordedAt: Timestamp,
         previous: ChainDigest, in txn: borrowing Transaction, databases: StoreDatabases
@@ -284,12 +288,12 @@ final class Writer: @unchecked Sendable {
                     event, streamID: streamID, version: version, position: position, recordedAt: recordedAt,
                     previous: previous, into: value)
             }
-            try putIndexEntries(position: positionKey, id: event.id, streamID: streamID, version: version, in: txn, databases: databases)
+            try withUnsafeBytes(of: event.id.uuid) { try txn.put(bytes: positionKey, forKeyBytes: $0, in: databases.ids) }
             return hash
         }
     }
 
-    /// Writes one already encoded record and its `streams` and `ids` index entries (the caller updates `heads` and
+    /// Writes one already encoded record and its `versions` and `ids` index entries (the caller updates `heads` and
     /// the chain head).
     static func put(
         value: [UInt8], id: UUID, streamID: String, version: UInt64, position: UInt64,
@@ -297,27 +301,55 @@ final class Writer: @unchecked Sendable {
     ) throws {
         try withUnsafeBytes(of: position.bigEndian) { positionKey in
             try value.withUnsafeBytes { try txn.put(bytes: $0, forKeyBytes: positionKey, in: databases.events, append: true) }
-            try putIndexEntries(position: positionKey, id: id, streamID: streamID, version: version, in: txn, databases: databases)
+            try putVersions(streamID: streamID, firstVersion: version, positions: position...position, in: txn, databases: databases)
+            try withUnsafeBytes(of: id.uuid) { try txn.put(bytes: positionKey, forKeyBytes: $0, in: databases.ids) }
         }
     }
 
-    /// The `streams` entry (stream id, NUL, version → position) and the `ids` entry (event id → position) of one
-    /// event, their keys built on the stack (the layout of ``StoreKeys/stream(_:version:)`` and
-    /// ``StoreKeys/eventID(_:)``).
-    private static func putIndexEntries(
-        position: UnsafeRawBufferPointer, id: UUID, streamID: String, version: UInt64,
-        in txn: borrowing Transaction, databases: StoreDatabases
+    /// Adds the positions of versions `firstVersion`, `firstVersion + 1`, … of stream `streamID` to `versions`
+    /// (``StoreKeys/versionsKey(_:chunk:)``): each chunk the versions fall in is read (when it already holds
+    /// earlier versions), extended and written once, so an append of many events costs one put per 64 of them.
+    static func putVersions(
+        streamID: String, firstVersion: UInt64, positions: ClosedRange<UInt64>, in txn: borrowing Transaction,
+        databases: StoreDatabases
     ) throws {
+        let name = streamID
         var streamID = streamID
         try streamID.withUTF8 { utf8 in
-            try withUnsafeTemporaryAllocation(byteCount: utf8.count + 9, alignment: 1) { key in
-                key.copyMemory(from: UnsafeRawBufferPointer(utf8))
-                key[utf8.count] = 0
-                key.storeBytes(of: version.bigEndian, toByteOffset: utf8.count + 1, as: UInt64.self)
-                try txn.put(bytes: position, forKeyBytes: UnsafeRawBufferPointer(key), in: databases.streams)
+            let chunkBytes = Int(StoreKeys.versionsPerChunk) * 8
+            try withUnsafeTemporaryAllocation(byteCount: StoreKeys.versionsKeySize(idBytes: utf8.count) + chunkBytes, alignment: 8) {
+                buffer in
+                let chunkBuffer = UnsafeMutableRawBufferPointer(rebasing: buffer[..<chunkBytes])
+                let key = UnsafeMutableRawBufferPointer(rebasing: buffer[chunkBytes...])
+                var version = firstVersion
+                var next = positions.lowerBound
+                while next <= positions.upperBound {
+                    let (chunk, index) = StoreKeys.chunk(of: version)
+                    let count = Int(min(StoreKeys.versionsPerChunk - UInt64(index), positions.upperBound - next + 1))
+                    StoreKeys.writeVersionsKey(id: UnsafeRawBufferPointer(utf8), chunk: chunk, into: key)
+                    if index > 0 {
+                        // The chunk's earlier positions, copied out: the put below may move the page they are on.
+                        let found = try txn.withValue(forKeyBytes: UnsafeRawBufferPointer(key), in: databases.versions) { value -> Bool in
+                            guard let value, value.count == index * 8 else { return false }
+                            chunkBuffer.copyMemory(from: value)
+                            return true
+                        }
+                        guard found else {
+                            throw EventStoreError.corruptRecord(
+                                position: next, reason: "the versions index of stream \(name) does not hold the \(index) versions before \(version)")
+                        }
+                    }
+                    for offset in 0..<count {
+                        chunkBuffer.storeBytes(of: (next + UInt64(offset)).bigEndian, toByteOffset: (index + offset) * 8, as: UInt64.self)
+                    }
+                    try txn.put(
+                        bytes: UnsafeRawBufferPointer(rebasing: chunkBuffer[..<((index + count) * 8)]),
+                        forKeyBytes: UnsafeRawBufferPointer(key), in: databases.versions)
+                    version += UInt64(count)
+                    next += UInt64(count)
+                }
             }
         }
-        try withUnsafeBytes(of: id.uuid) { try txn.put(bytes: position, forKeyBytes: $0, in: databases.ids) }
     }
 
     /// Applies `event` to every inline projection's live view and advances its checkpoint; also to a green view

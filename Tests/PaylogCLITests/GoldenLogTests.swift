@@ -40,4 +40,24 @@ struct GoldenLogTests {
         let audit = try PaylogProcess.run(["audit", "pay-0011", "--json"] + store)
         #expect(try Self.objects(audit.stdout) == Self.objects(try Self.file("demo-40.audit-pay-0011.json")))
     }
+
+    @Test("the golden log as the format-1 build stored it opens migrated: same status, findings, audit, export and chain")
+    func formatOneStore() throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        try MDBDump(try Self.file("demo-40.format-1.mdb-dump")).load(into: dir.path)
+        let store = ["--store", dir.path]
+
+        let status = try PaylogProcess.run(["status", "--json"] + store)
+        #expect(status.status == 0, "\(status.stderr)")
+        #expect(try Self.objects(status.stdout) == Self.objects(try Self.file("demo-40.status.jsonl")))
+        let replay = try PaylogProcess.run(["replay", "--json"] + store)
+        #expect(try Self.objects(replay.stdout) == Self.objects(try Self.file("demo-40.replay.json")))
+        let audit = try PaylogProcess.run(["audit", "pay-0011", "--json"] + store)
+        #expect(try Self.objects(audit.stdout) == Self.objects(try Self.file("demo-40.audit-pay-0011.json")))
+        let export = try PaylogProcess.run(["export"] + store)
+        #expect(try Self.objects(export.stdout) == Self.objects(try Self.file("demo-40.export.jsonl")))
+        let verify = try PaylogProcess.run(["verify"] + store)
+        #expect(verify.status == 0 && verify.stdout.contains("chain intact: 161 events"), "\(verify.stdout)\(verify.stderr)")
+    }
 }

@@ -27,6 +27,31 @@ struct ReadTests {
         store.close()
     }
 
+    @Test("a stream longer than one page of its index reads from every version in both directions, also past its end")
+    func longStreamReads() async throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        let store = try EventStore(path: dir.path)
+        // 700 entries of 16 bytes outgrow a 4 KiB page: LMDB moves the stream's versions into a tree of their own.
+        for batch in 0..<7 {
+            _ = try await store.append((1...100).map { StoreFixtures.event("T", "long \(batch * 100 + $0)") }, to: "long")
+            _ = try await store.append([StoreFixtures.event("T", "other \(batch)")], to: "long-other")
+        }
+        let all = try store.readStream("long")
+        #expect(all.map(\.version) == Array(1...700))
+        #expect(zip(all, all.dropFirst()).allSatisfy { $0.position < $1.position })
+        for from: UInt64 in [1, 2, 99, 100, 101, 257, 512, 699, 700] {
+            #expect(try store.readStream("long", from: from, limit: 3).map(\.version) == Array(from...min(from + 2, 700)))
+            #expect(
+                try store.readStream("long", from: from, direction: .backward, limit: 3).map(\.version)
+                    == Array((max(from, 3) - 2...from).reversed()))
+        }
+        #expect(try store.readStream("long", from: 701).isEmpty)
+        #expect(try store.readStream("long", from: 10_000, direction: .backward, limit: 2).map(\.version) == [700, 699])
+        #expect(try store.readStream("long-other", from: 0).map(\.version) == Array(1...7))
+        store.close()
+    }
+
     @Test("the whole log reads in pages from a global position without loading it all")
     func pagedLogRead() async throws {
         let dir = TemporaryDirectory()

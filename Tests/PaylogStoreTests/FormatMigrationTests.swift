@@ -1,0 +1,128 @@
+import Foundation
+import LMDBKit
+import PaylogStore
+import TestSupport
+import Testing
+
+/// Stores written in log format 1 (the stream index as one `streams` entry per event) opened by today's build.
+/// The fixture is `mdb_dump -a` of the golden demo log imported by the format-1 build (commit 0be10bf).
+@Suite("Log format migration")
+struct FormatMigrationTests {
+    static let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Golden/demo-40.format-1.mdb-dump")
+
+    static func dump() throws -> MDBDump {
+        try MDBDump(String(contentsOf: fixture, encoding: .utf8))
+    }
+
+    /// Format 1's index as (stream, version, position), read from the dump's `streams` section.
+    static func formatOneIndex(_ dump: MDBDump) throws -> [(stream: String, version: UInt64, position: UInt64)] {
+        let section = try #require(dump.sections.first { $0.name == "streams" })
+        return section.entries.map { key, value in
+            let id = String(decoding: key[..<(key.count - 9)], as: UTF8.self)
+            let version = key[(key.count - 8)...].reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
+            let position = value.reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
+            return (id, version, position)
+        }
+    }
+
+    static func format(at path: String) throws -> [UInt8]? {
+        let environment = try Environment(path: path)
+        defer { environment.close() }
+        return try environment.write { txn in
+            guard let meta = try txn.openDatabase("meta", create: false) else { return nil }
+            return try txn.value(for: Array("format".utf8), in: meta)
+        }
+    }
+
+    static func databaseExists(_ name: String, at path: String) throws -> Bool {
+        try entryCount(name, at: path) != nil
+    }
+
+    static func entryCount(_ name: String, at path: String) throws -> Int? {
+        let environment = try Environment(path: path)
+        defer { environment.close() }
+        return try environment.write { txn in try txn.openDatabase(name, create: false).map { try txn.count($0) } }
+    }
+
+    @Test("a format-1 store opens migrated: every stream reads as format 1 indexed it, forward and backward, and the chain holds")
+    func migratesTheStreamIndex() async throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        let dump = try Self.dump()
+        try dump.load(into: dir.path)
+        #expect(try Self.format(at: dir.path) == [0, 0, 0, 1])
+        let index = try Self.formatOneIndex(dump)
+        #expect(index.count == 161)
+
+        let store = try EventStore(path: dir.path)
+        for (stream, entries) in Dictionary(grouping: index, by: \.stream) {
+            let expected = entries.sorted { $0.version < $1.version }
+            let forward = try store.readStream(stream)
+            #expect(forward.map(\.version) == expected.map(\.version))
+            #expect(forward.map(\.position) == expected.map(\.position))
+            #expect(forward.allSatisfy { $0.streamID == stream })
+            #expect(try store.readStream(stream, direction: .backward).map(\.position) == expected.reversed().map(\.position))
+        }
+        let chain = try store.verifyChain()
+        #expect(chain.isIntact && chain.eventsChecked == 161)
+        // Appends after the migration go on where format 1 left off.
+        let stream = try #require(index.first?.stream)
+        let last = try #require(index.filter { $0.stream == stream }.map(\.version).max())
+        let appended = try await store.append([StoreFixtures.event()], to: stream, expecting: .exact(last))
+        #expect(appended.positions == 162...162)
+        #expect(try store.readStream(stream, from: last + 1).map(\.version) == [last + 1])
+        store.close()
+
+        #expect(try Self.format(at: dir.path) == [0, 0, 0, 2])
+        #expect(try !Self.databaseExists("streams", at: dir.path))
+        #expect(try Self.databaseExists("versions", at: dir.path))
+    }
+
+    @Test(
+        "a damaged format-1 index stops the migration with its reason and leaves the store exactly as it was",
+        arguments: ["short key", "version gap"])
+    func failedMigrationChangesNothing(damage: String) throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        try Self.dump().load(into: dir.path)
+        let environment = try Environment(path: dir.path)
+        try environment.write { txn in
+            let streams = try #require(try txn.openDatabase("streams", create: false))
+            if damage == "short key" {
+                try txn.put([0, 0, 0, 0, 0, 0, 0, 1], for: Array("short".utf8), in: streams)
+            } else {
+                // pay-0011's version 2 goes missing: its versions run 1, 3, …
+                #expect(try txn.delete(Array("pay-0011".utf8) + [0, 0, 0, 0, 0, 0, 0, 0, 2], in: streams))
+            }
+        }
+        let entries = try #require(try environment.write { txn in try txn.openDatabase("streams", create: false).map { try txn.count($0) } })
+        environment.close()
+
+        #expect {
+            _ = try EventStore(path: dir.path)
+        } throws: { error in
+            guard case .migrationFailed(let from, let reason) = error as? EventStoreError else { return false }
+            return from == 1
+                && reason.contains(damage == "short key" ? "5-byte key" : "stream pay-0011 has version 3 after 1")
+        }
+        #expect(try Self.format(at: dir.path) == [0, 0, 0, 1])
+        #expect(try Self.entryCount("streams", at: dir.path) == entries)
+        #expect(try !Self.databaseExists("versions", at: dir.path))
+    }
+
+    @Test("a store of a format this build does not know is refused before anything is created in it")
+    func unknownFormatRefused() throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        let environment = try Environment(path: dir.path)
+        try environment.write { txn in
+            let meta = try #require(try txn.openDatabase("meta", create: true))
+            try txn.put([0, 0, 0, 9], for: Array("format".utf8), in: meta)
+        }
+        environment.close()
+        #expect(throws: EventStoreError.unsupportedFormat(found: 9, supported: 2)) { _ = try EventStore(path: dir.path) }
+        #expect(try !Self.databaseExists("events", at: dir.path))
+        #expect(try !Self.databaseExists("versions", at: dir.path))
+    }
+}
