@@ -190,7 +190,8 @@ public final class EventStore: Sendable {
     ) throws(EventStoreError) -> [RecordedEvent] {
         try reading { txn in
             // `heads` says where the stream ends; `versions` holds its positions in chunks of 64 versions.
-            let last = try txn.value(for: StoreKeys.streamHead(streamID), in: databases.heads).map { StoreKeys.readUInt64($0) } ?? 0
+            let head = try txn.value(for: StoreKeys.streamHead(streamID), in: databases.heads)
+            let last = head.map { StoreKeys.readUInt64($0) } ?? 0
             var events: [RecordedEvent] = []
             var version: UInt64
             switch direction {
@@ -203,8 +204,10 @@ public final class EventStore: Sendable {
                     value.map { value in (0..<(value.count / 8)).map { StoreKeys.readUInt64(value, at: $0 * 8) } } ?? []
                 }
                 guard index < positions.count else {
+                    // Named by the stream's last position (from `heads`): the index, not a record, is what is damaged.
                     throw EventStoreError.corruptRecord(
-                        position: 0, reason: "stream \(streamID) reaches version \(last) but its versions index stops before \(version)")
+                        position: head.map { StoreKeys.readUInt64($0, at: 8) } ?? 0,
+                        reason: "stream \(streamID) reaches version \(last) but its versions index stops before \(version)")
                 }
                 let indices = direction == .forward
                     ? Array(index..<positions.count) : Array((0...index).reversed())

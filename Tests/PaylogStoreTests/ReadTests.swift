@@ -52,6 +52,32 @@ struct ReadTests {
         store.close()
     }
 
+    @Test("a stream whose versions index lost a chunk fails its read with the reason, instead of answering short")
+    func damagedVersionsIndex() async throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        var store = try EventStore(path: dir.path)
+        _ = try await store.append((1...70).map { StoreFixtures.event("T", "e\($0)") }, to: "pay")
+        store.close()
+        let environment = try Environment(path: dir.path)
+        try environment.write { txn in
+            let versions = try #require(try txn.openDatabase("versions", create: false))
+            // Chunk 1 (versions 65–70): stream id, NUL, chunk number u32 big-endian.
+            #expect(try txn.delete(Array("pay".utf8) + [0, 0, 0, 0, 1], in: versions))
+        }
+        environment.close()
+
+        store = try EventStore(path: dir.path)
+        #expect(try store.readStream("pay", limit: 64).count == 64)
+        #expect {
+            _ = try store.readStream("pay")
+        } throws: { error in
+            guard case .corruptRecord(let position, let reason) = error as? EventStoreError else { return false }
+            return position == 70 && reason.contains("versions index stops before 65")
+        }
+        store.close()
+    }
+
     @Test("the whole log reads in pages from a global position without loading it all")
     func pagedLogRead() async throws {
         let dir = TemporaryDirectory()
