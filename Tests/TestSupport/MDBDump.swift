@@ -43,7 +43,7 @@ public struct MDBDump: Sendable {
                     } else {
                         pendingKey = bytes
                     }
-                } else {
+                } else if !line.isEmpty {  // mdb_dump prints an empty value as a lone space, never an empty line
                     throw ParseError(description: "line \(number): expected a hex line or DATA=END, found \(line)")
                 }
                 continue
