@@ -23,8 +23,7 @@ enum FormatMigration {
         var positions: [UInt8] = []
         func flush(_ txn: borrowing Transaction) throws {
             guard !positions.isEmpty else { return }
-            let chunk = StoreKeys.chunk(of: lastVersion).chunk
-            let key = stream + [0] + withUnsafeBytes(of: chunk.bigEndian) { Array($0) }
+            let key = StoreKeys.versionsKey(id: stream, chunk: StoreKeys.chunk(of: lastVersion).chunk)
             try txn.put(positions, for: key, in: versions)
             positions.removeAll(keepingCapacity: true)
         }

@@ -65,10 +65,15 @@ enum StoreKeys {
 
     /// The `versions` key of `chunk` of stream `streamID`.
     static func versionsKey(_ streamID: String, chunk: UInt32) -> [UInt8] {
-        var key = Array(streamID.utf8)
-        key.append(0)
-        withUnsafeBytes(of: chunk.bigEndian) { key.append(contentsOf: $0) }
-        return key
+        versionsKey(id: Array(streamID.utf8), chunk: chunk)
+    }
+
+    /// The `versions` key of `chunk` of the stream whose id is the UTF-8 bytes `id`.
+    static func versionsKey(id: [UInt8], chunk: UInt32) -> [UInt8] {
+        [UInt8](unsafeUninitializedCapacity: versionsKeySize(idBytes: id.count)) { key, initialized in
+            id.withUnsafeBytes { writeVersionsKey(id: $0, chunk: chunk, into: UnsafeMutableRawBufferPointer(key)) }
+            initialized = key.count
+        }
     }
 
     /// `ids` key: the event id's 16 raw UUID bytes.
