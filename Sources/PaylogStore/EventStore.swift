@@ -118,16 +118,33 @@ public final class EventStore: Sendable {
     /// ``WriteSession`` (seeing its own appends); when it throws, nothing it appended is kept.
     ///
     /// Keep `body` short (a batch of a few hundred appends): other appends wait while it runs. It must have no
-    /// effects outside the session, because it runs again from the start when the map has to grow.
+    /// effects outside the session, because it runs again from the start when the map has to grow, and when an
+    /// append failed after it began writing (a projection refused its event; that append then fails at once in
+    /// the new run, so the body sees the same outcome as if it had never written). A storage failure fails the
+    /// whole session.
     public func withWriteSession<R: Sendable>(
         _ body: @escaping @Sendable (WriteSession) throws -> R
     ) async throws(EventStoreError) -> R {
         try await onWriterThread { [environment, databases] in
-            try environment.write { txn in
-                try withUnsafePointer(to: txn) { pointer in
-                    let session = try WriteSession(pointer, databases: databases)
-                    defer { session.close() }
-                    return try body(session)
+            // Appends that failed after they began writing: the session runs again without them.
+            var failedLate: [Int: EventStoreError] = [:]
+            while true {
+                do {
+                    return try environment.write { txn in
+                        try withUnsafePointer(to: txn) { pointer in
+                            let session = try WriteSession(pointer, databases: databases, failedLate: failedLate)
+                            defer { session.close() }
+                            let result = Result { try body(session) }
+                            // A poisoned run holds part of an append's writes: abort it, whatever the body did.
+                            if let late = session.lateFailure { throw late }
+                            return try result.get()
+                        }
+                    }
+                } catch let late as LateAppendFailure {
+                    switch late.error {
+                    case .storage, .closed: throw late.error
+                    default: failedLate[late.index] = late.error
+                    }
                 }
             }
         }

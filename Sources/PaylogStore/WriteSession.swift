@@ -5,9 +5,13 @@ import LMDBKit
 /// own earlier appends before deciding the next one and wants them all committed with one fsync: how
 /// `paylog ingest` records a batch of lines, each routed and decided against the state the previous lines left.
 ///
-/// Obtain one only through ``EventStore/withWriteSession(_:)``; it is valid only inside that call. Each
-/// ``append(_:to:expecting:)`` runs in its own nested transaction, so a refused append leaves nothing behind
-/// while the others commit.
+/// Obtain one only through ``EventStore/withWriteSession(_:)``; it is valid only inside that call. A refused
+/// append leaves nothing behind while the others commit, without nested transactions (a nested LMDB transaction
+/// allocates its own page lists and copies every page it touches: an eighth of the writer's time in an ingest):
+/// an append's checks (idempotency, expected version) write nothing, so a refusal by them needs no undo; an
+/// append that fails after it began writing (a projection refusing its event) poisons the session, which then
+/// runs again from the start without that append, the ``append(_:to:expecting:)`` call that failed getting the
+/// same error at once — just as the writer's group commit does (``Writer``).
 public final class WriteSession {
     private let transaction: UnsafePointer<Transaction>
     private let databases: StoreDatabases
@@ -16,12 +20,23 @@ public final class WriteSession {
     private let recordedAt: Timestamp
     private var head: ChainHead
     private var isOpen = true
+    /// Appends that failed after they began writing in an earlier run of this session, by ordinal: each fails
+    /// at once with its error this time.
+    private let failedLate: [Int: EventStoreError]
+    /// Calls of ``append(_:to:expecting:)`` so far in this run: the ordinal of the next one.
+    private var appendCalls = 0
+    /// Set when an append failed after it began writing: the transaction holds part of its writes, so this run
+    /// must be aborted and the session run again without it.
+    private(set) var lateFailure: LateAppendFailure?
     /// Events appended through this session so far.
     public private(set) var eventsAppended = 0
 
-    init(_ transaction: UnsafePointer<Transaction>, databases: StoreDatabases) throws {
+    init(
+        _ transaction: UnsafePointer<Transaction>, databases: StoreDatabases, failedLate: [Int: EventStoreError] = [:]
+    ) throws {
         self.transaction = transaction
         self.databases = databases
+        self.failedLate = failedLate
         self.views = databases.views.active()
         self.recordedAt = Timestamp.now()
         self.head = try ChainHead.load(transaction.pointee, databases)
@@ -50,17 +65,35 @@ public final class WriteSession {
         _ events: [NewEvent], to streamID: String, expecting expected: ExpectedVersion = .any
     ) throws(EventStoreError) -> AppendResult {
         precondition(isOpen, "a WriteSession was used after its withWriteSession call returned")
+        let ordinal = appendCalls
+        appendCalls += 1
+        if let error = failedLate[ordinal] { throw error }
+        // Once poisoned, this run will be thrown away: write nothing more.
+        if let lateFailure { throw lateFailure.error }
         let request = try EventStore.validated(events, to: streamID, expecting: expected)
         let append = AppendRequest(streamID: request.streamID, events: request.events, expected: request.expected) { _ in }
+        let plan: AppendPlan
         do {
-            let (result, newHead) = try transaction.pointee.nested { child in
-                try Writer.append(append, in: child, databases: databases, head: head, recordedAt: recordedAt)
-            }
-            head = newHead
-            if !result.wasAlreadyRecorded { eventsAppended += events.count }
-            return result
+            plan = try Writer.plan(append, in: transaction.pointee, databases: databases)
         } catch {
             throw .wrapping(error)
+        }
+        switch plan {
+        case .alreadyRecorded(let result):
+            return result
+        case .write(let currentVersion):
+            do {
+                let (result, newHead) = try Writer.write(
+                    append, after: currentVersion, in: transaction.pointee, databases: databases, head: head,
+                    recordedAt: recordedAt)
+                head = newHead
+                eventsAppended += events.count
+                return result
+            } catch {
+                let failure = EventStoreError.wrapping(error)
+                lateFailure = LateAppendFailure(index: ordinal, error: failure)
+                throw failure
+            }
         }
     }
 }

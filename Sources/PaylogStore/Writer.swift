@@ -191,20 +191,6 @@ final class Writer: @unchecked Sendable {
         return results
     }
 
-    /// Appends one request inside `txn`: its checks, then its writes. Throws ``EventStoreError`` for the
-    /// caller's mistakes and ``LMDBError`` for storage failures. When it throws after its checks passed, `txn`
-    /// holds part of its writes: the caller must abort `txn` (or run it in a nested transaction).
-    static func append(
-        _ request: AppendRequest, in txn: borrowing Transaction, databases: StoreDatabases,
-        head: ChainHead, recordedAt: Timestamp
-    ) throws -> (AppendResult, ChainHead) {
-        switch try plan(request, in: txn, databases: databases) {
-        case .alreadyRecorded(let result): return (result, head)
-        case .write(let currentVersion):
-            return try write(request, after: currentVersion, in: txn, databases: databases, head: head, recordedAt: recordedAt)
-        }
-    }
-
     /// The checks of an append, which write nothing: idempotency (ids already stored with the same content
     /// return the original positions) and optimistic concurrency.
     static func plan(_ request: AppendRequest, in txn: borrowing Transaction, databases: StoreDatabases) throws -> AppendPlan {

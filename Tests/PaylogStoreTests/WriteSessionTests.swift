@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import PaylogStore
 import TestSupport
 import Testing
@@ -43,6 +44,51 @@ struct WriteSessionTests {
         #expect(try store.readStream("pay-1").map(\.payload) == [Data("one".utf8), Data("two".utf8)])
         #expect(try CountingProjection.totals(store) == (applied: 3, last: 3))
         #expect(try store.verifyChain().isIntact)
+    }
+
+    @Test("an append a projection refuses after it began writing fails alone, as if it had never written")
+    func lateFailureLeavesNoTrace() async throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        let store = try EventStore(path: dir.path, projections: [RefusingProjection()])
+        defer { store.close() }
+        let runs = Mutex(0)
+        // The body may run more than once, so it appends the same events each time.
+        let first = StoreFixtures.event()
+        // The projection applies (and writes) the first event, then refuses the second.
+        let poisoned = [StoreFixtures.event(), StoreFixtures.event("Poison")]
+        let retry = StoreFixtures.event()
+        let outcome = try await store.withWriteSession { session -> [String] in
+            runs.withLock { $0 += 1 }
+            var notes: [String] = []
+            notes.append("a \(try session.append([first], to: "pay-a", expecting: .noStream).positions)")
+            do {
+                _ = try session.append(poisoned, to: "pay-b", expecting: .noStream)
+                notes.append("b unexpected")
+            } catch let error as EventStoreError {
+                guard case .projectionRefused(let projection, let eventID, _) = error else { throw error }
+                notes.append("b refused by \(projection) at \(eventID == poisoned[1].id ? "the poison" : "another event")")
+            }
+            // Nothing of the refused append is visible: its stream is still empty, its first event unknown.
+            notes.append("b known \(try session.event(id: poisoned[0].id) != nil)")
+            notes.append("b again \(try session.append([retry], to: "pay-b", expecting: .noStream).positions)")
+            let applied = try session.readViews { txn, databases in
+                try txn.value(for: Array("applied".utf8), in: databases["refusing-counts"]).map(CountingProjection.decode) ?? 0
+            }
+            notes.append("applied \(applied)")
+            notes.append("appended \(session.eventsAppended)")
+            return notes
+        }
+        #expect(outcome == ["a 1...1", "b refused by refusing at the poison", "b known false", "b again 2...2", "applied 2", "appended 2"])
+        // The first run was thrown away once the refusal had poisoned it; the second ran to the end.
+        #expect(runs.withLock { $0 } == 2)
+        #expect(try store.lastPosition() == 2)
+        #expect(try store.read(from: 1, limit: 10).map(\.streamID) == ["pay-a", "pay-b"])
+        #expect(try RefusingProjection.applied(store) == 2)
+        #expect(try store.verifyChain().isIntact)
+        // The writer carries on after the session.
+        let next = try await store.append([StoreFixtures.event()], to: "pay-b", expecting: .exact(1))
+        #expect(next.positions == 3...3)
     }
 
     @Test("when the session's body throws, nothing it appended is kept")
