@@ -1,8 +1,13 @@
 extension IngestReport {
     /// Counts a recorded line.
     mutating func accept(_ outcome: RecordOutcome) {
+        accept(eventsAppended: outcome.eventsAppended)
+    }
+
+    /// Counts a recorded line that appended `events` events (0: already recorded, or nothing to record).
+    mutating func accept(eventsAppended events: Int) {
         accepted += 1
-        eventsAppended += outcome.eventsAppended
+        eventsAppended += events
     }
 
     /// Counts a rejected line and why.
@@ -34,10 +39,10 @@ extension IngestReport {
     }
 
     /// Counts the outcomes of a recorded batch: each line accepted, or rejected with its error.
-    mutating func count(_ outcomes: [(number: Int, result: Result<RecordOutcome, WorkflowError>)]) {
+    mutating func count(_ outcomes: [(number: Int, result: Result<Int, WorkflowError>)]) {
         for (number, result) in outcomes {
             switch result {
-            case .success(let outcome): accept(outcome)
+            case .success(let events): accept(eventsAppended: events)
             case .failure(let error): reject(line: number, error.description)
             }
         }

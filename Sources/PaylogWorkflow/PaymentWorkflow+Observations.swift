@@ -17,12 +17,27 @@ extension PaymentWorkflow {
         return try record(command, payment: payment, observedAt: at, evidence: evidence, in: session)
     }
 
-    /// Records a line prepared before the session (its launch URL already parsed) like ``record(_:in:)``.
-    func record(_ prepared: PreparedObservation, in session: WriteSession) throws(WorkflowError) -> RecordOutcome {
+    /// Records a line prepared before the session (its launch URL already parsed) like ``record(_:in:)``, and
+    /// returns only how many events it appended: a batch ingest reports counts, so the payment is not read back
+    /// from the view (that read decoded the payment a third time per line, after the decision and the view's
+    /// own update).
+    func recordCounting(_ prepared: PreparedObservation, in session: WriteSession) throws(WorkflowError) -> Int {
+        let reading = SessionReading(session: session)
         let (command, payment, at, evidence) = try resolve(
-            prepared.observation, reading: SessionReading(session: session), launch: prepared.launch,
-            detectedCallback: prepared.detectedCallback)
-        return try record(command, payment: payment, observedAt: at, evidence: evidence, in: session)
+            prepared.observation, reading: reading, launch: prepared.launch, detectedCallback: prepared.detectedCallback)
+        let plan = try self.plan(
+            command, payment: payment, observedAt: at, evidence: evidence, correlationID: "", reading: reading)
+        switch plan {
+        case .done(let outcome):
+            return outcome.eventsAppended
+        case .append(let newEvents, let expected, let events, _):
+            do {
+                let result = try session.append(newEvents, to: payment, expecting: expected)
+                return result.wasAlreadyRecorded ? 0 : events.count
+            } catch {
+                throw .store(error)
+            }
+        }
     }
 
     /// A callback read as the provider its URL names (nil: it names none), its errors as
@@ -157,7 +172,7 @@ extension PaymentWorkflow {
         var batch: [PreparedObservation] = []
         batch.reserveCapacity(batchSize)
         // The batch the writer is recording while the next one is parsed and prepared here, on the other core.
-        var inFlight: Task<[(number: Int, result: Result<RecordOutcome, WorkflowError>)], Never>?
+        var inFlight: Task<[(number: Int, result: Result<Int, WorkflowError>)], Never>?
         for (index, raw) in lines.enumerated() {
             if let observation = report.observation(raw, number: index + 1, defaultKind: defaultKind) {
                 batch.append(PreparedObservation(number: index + 1, observation: observation))
@@ -176,13 +191,14 @@ extension PaymentWorkflow {
         return report
     }
 
-    /// Records prepared lines in one write session; returns each line's number and outcome, in order.
-    private func record(_ batch: [PreparedObservation]) async -> [(number: Int, result: Result<RecordOutcome, WorkflowError>)] {
+    /// Records prepared lines in one write session; returns each line's number and outcome (the events it
+    /// appended, or why it was rejected), in order.
+    private func record(_ batch: [PreparedObservation]) async -> [(number: Int, result: Result<Int, WorkflowError>)] {
         guard !batch.isEmpty else { return [] }
-        let results: [Result<RecordOutcome, WorkflowError>]
+        let results: [Result<Int, WorkflowError>]
         do {
             results = try await store.withWriteSession { session in
-                batch.map { line in Result { () throws(WorkflowError) in try self.record(line, in: session) } }
+                batch.map { line in Result { () throws(WorkflowError) in try self.recordCounting(line, in: session) } }
             }
         } catch {
             // The session did not commit: none of the batch is recorded.

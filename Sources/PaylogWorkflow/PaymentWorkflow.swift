@@ -147,8 +147,11 @@ public struct PaymentWorkflow: Sendable {
         case .expire: "expire"
         }
         var hasher = SHA256()
-        for part in [paymentID, kind, observedAt.map { String($0.microseconds) } ?? "-", evidence] {
-            hasher.update(data: Array(part.utf8) + [0])
+        // Each part's UTF-8 bytes and a NUL, hashed in place (no array per part: this runs on the writer thread
+        // for every recorded line).
+        for var part in [paymentID, kind, observedAt.map { String($0.microseconds) } ?? "-", evidence] {
+            part.withUTF8 { hasher.update(bufferPointer: UnsafeRawBufferPointer($0)) }
+            withUnsafeBytes(of: UInt8(0)) { hasher.update(bufferPointer: $0) }
         }
         return Array(hasher.finalize())
     }
