@@ -168,23 +168,32 @@ extension PaymentWorkflow {
     /// 1,024 lines (about a megabyte prepared) rather than 256: a batch's fsync costs about as much as recording
     /// it, and fewer, larger commits took `paylog bench --scenario ingest` from 33–38 k to 41–50 k events/s.
     public func ingest(lines: some Sequence<String>, defaultKind: String? = nil, batchSize: Int = 1_024) async -> IngestReport {
+        // Two batches handed on at most: one recording, one waiting, so the side that is ahead (parsing or
+        // recording) does not stall on the other's slower batches.
+        let batchesAhead = 2
         var report = IngestReport()
         var batch: [PreparedObservation] = []
         batch.reserveCapacity(batchSize)
-        // The batch the writer is recording while the next one is parsed and prepared here, on the other core.
-        var inFlight: Task<[(number: Int, result: Result<Int, WorkflowError>)], Never>?
+        // Batches handed on but not yet counted, oldest first: the writer records one while the next waits for it
+        // and the one after is parsed and prepared here, on the other core. Each is recorded only once the one
+        // before it is durable (its task awaits the previous one), so lines are still recorded in order.
+        var inFlight: [Task<[(number: Int, result: Result<Int, WorkflowError>)], Never>] = []
         for (index, raw) in lines.enumerated() {
             if let observation = report.observation(raw, number: index + 1, defaultKind: defaultKind) {
                 batch.append(PreparedObservation(number: index + 1, observation: observation))
             }
             if batch.count >= max(batchSize, 1) {
-                if let inFlight { report.count(await inFlight.value) }
+                if inFlight.count >= batchesAhead { report.count(await inFlight.removeFirst().value) }
                 let ready = batch
-                inFlight = Task { await self.record(ready) }
+                let previous = inFlight.last
+                inFlight.append(Task {
+                    _ = await previous?.value
+                    return await self.record(ready)
+                })
                 batch.removeAll(keepingCapacity: true)
             }
         }
-        if let inFlight { report.count(await inFlight.value) }
+        for task in inFlight { report.count(await task.value) }
         report.count(await record(batch))
         // Parse errors are reported as lines are read, record errors per batch: restore line order.
         report.errors.sort { $0.line < $1.line }
