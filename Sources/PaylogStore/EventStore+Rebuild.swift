@@ -40,7 +40,7 @@ extension EventStore {
     }
 
     /// The resident file-backed memory above which a rebuild releases the log's mapped pages by default.
-    public static let defaultRebuildMappedLimit = 96 << 20
+    public static let defaultRebuildMappedLimit = 64 << 20
 
     /// The generation of databases holding `projection`'s live view (0 until its first rebuild).
     public func viewGeneration(of projection: String) -> UInt64? {
@@ -126,6 +126,10 @@ extension EventStore {
                         pending = Task {
                             try await self.onWriterThread {
                                 try environment.write { txn in try LogOrderBuild<Projection>.write(rows, projection: name, txn, view) }
+                                // Allocating pages for the new view makes LMDB read its free list through the map
+                                // (after earlier rebuilds, millions of freed pages): keep those pages under the
+                                // budget too, or they grow the resident set after the fold has kept it there.
+                                if let mappedMemoryLimit { environment.releaseMappedPages(ifResidentFileBytesAbove: mappedMemoryLimit) }
                             }
                         }
                         progress(snapshot, snapshot)
