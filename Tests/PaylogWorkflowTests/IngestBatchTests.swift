@@ -63,6 +63,26 @@ struct IngestBatchTests {
         #expect(batched.0.errors.contains { $0.line == 71 && $0.message.contains("neither Square data") }, "\(batched.0.errors)")
     }
 
+    @Test("the default batches, growing from 512 lines, record exactly what small batches do")
+    func growingBatchesSameAsSmall() async throws {
+        let lines = try DemoDay(payments: 500, seed: 11).plan().lines
+        // Enough lines for the default batches to grow: 512, 1,024, then the rest.
+        #expect(lines.count > 512 + 1_024)
+        var results: [(IngestReport, [String])] = []
+        for size in [7, 4_096] {
+            let dir = TemporaryDirectory()
+            defer { dir.remove() }
+            let store = try PaymentWorkflow.openStore(at: dir.path)
+            let report = await PaymentWorkflow(store: store, actor: "t").ingest(lines: lines, batchSize: size)
+            results.append((report, try Self.contents(store)))
+            #expect(try store.verifyChain().isIntact)
+            store.close()
+        }
+        #expect(results[0].0 == results[1].0)
+        #expect(results[0].1 == results[1].1)
+        #expect(results[1].0.rejected == 0 && results[1].0.accepted == lines.count)
+    }
+
     @Test("a batch commits once: ingesting a file takes a handful of group commits, and again appends nothing")
     func fewCommitsAndIdempotent() async throws {
         let dir = TemporaryDirectory()
