@@ -40,7 +40,7 @@ extension EventStore {
     }
 
     /// The resident file-backed memory above which a rebuild releases the log's mapped pages by default.
-    public static let defaultRebuildMappedLimit = 64 << 20
+    public static let defaultRebuildMappedLimit = 96 << 20
 
     /// The generation of databases holding `projection`'s live view (0 until its first rebuild).
     public func viewGeneration(of projection: String) -> UInt64? {

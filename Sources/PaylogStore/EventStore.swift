@@ -117,11 +117,11 @@ public final class EventStore: Sendable {
     /// it with one fsync; returns `body`'s result once it is durable. `body` reads and appends through the
     /// ``WriteSession`` (seeing its own appends); when it throws, nothing it appended is kept.
     ///
-    /// Keep `body` short (a batch of a few hundred appends): other appends wait while it runs. It must have no
-    /// effects outside the session, because it runs again from the start when the map has to grow, and when an
-    /// append failed after it began writing (a projection refused its event; that append then fails at once in
-    /// the new run, so the body sees the same outcome as if it had never written). A storage failure fails the
-    /// whole session.
+    /// Keep `body` short: other appends wait while it runs (ingest's batches of up to 4,096 lines hold the writer
+    /// for about 60 ms). It must have no effects outside the session and must append the same events each time,
+    /// because it runs again from the start when the map has to grow, and when an append failed after it began
+    /// writing (a projection refused its event; that append then fails at once in the new run, so the body sees
+    /// the same outcome as if it had never written). A storage failure fails the whole session.
     public func withWriteSession<R: Sendable>(
         _ body: @escaping @Sendable (WriteSession) throws -> R
     ) async throws(EventStoreError) -> R {

@@ -17,7 +17,7 @@ struct RebuildViewsCommand: AsyncParsableCommand {
     @Option(
         name: .customLong("mapped-limit"),
         help: ArgumentHelp(
-            "Keep the log's memory-mapped pages in this process under this many MiB (default 64).",
+            "Keep the log's memory-mapped pages in this process under this many MiB (default 96).",
             valueName: "MiB"))
     var mappedLimit: Int?
 
