@@ -29,19 +29,21 @@ let package = Package(
         .package(url: "https://github.com/jpsim/Yams.git", from: "5.0.0"),
     ],
     targets: [
-        // The C layer: Debian's liblmdb-dev through pkg-config. Nothing else touches C.
+        // The C layer: Debian's liblmdb-dev (through pkg-config) and libzstd-dev. Nothing else touches C.
         .systemLibrary(
             name: "CLMDB",
             pkgConfig: "lmdb",
-            providers: [.apt(["liblmdb-dev"]), .brew(["lmdb"])]
+            providers: [.apt(["liblmdb-dev", "libzstd-dev"]), .brew(["lmdb", "zstd"])]
         ),
         // A small, safe Swift wrapper over LMDB. Knows nothing about payments.
         .target(name: "LMDBKit", dependencies: ["CLMDB"]),
+        // A small, safe Swift wrapper over zstd's dictionary compression of small records. Knows nothing about payments.
+        .target(name: "ZstdKit", dependencies: ["CLMDB"]),
         // The append-only event log: streams, positions, idempotency, hash chain, group commit.
         .target(
             name: "PaylogStore",
             dependencies: [
-                "LMDBKit",
+                "LMDBKit", "ZstdKit",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "SwiftProtobuf", package: "swift-protobuf"),
             ],
@@ -105,6 +107,7 @@ let package = Package(
         // Helpers shared by the test targets: temporary directories, built executables.
         .target(name: "TestSupport", dependencies: ["LMDBKit"], path: "Tests/TestSupport"),
         .testTarget(name: "LMDBKitTests", dependencies: ["LMDBKit", "TestSupport"]),
+        .testTarget(name: "ZstdKitTests", dependencies: ["ZstdKit"]),
         .testTarget(
             name: "PaylogDomainTests",
             dependencies: ["PaylogDomain", .product(name: "PropertyBased", package: "swift-property-based")]

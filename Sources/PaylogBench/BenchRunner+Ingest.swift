@@ -29,7 +29,7 @@ extension BenchRunner {
         var payloadBytes = 0
         do {
             try store.forEach { event in
-                payloadBytes += event.payload.count
+                payloadBytes += event.payloadByteCount
                 return true
             }
         } catch {

@@ -26,7 +26,7 @@ extension BenchRunner {
         do {
             try store.forEach(pageSize: pageSize) { event in
                 count += 1
-                payloadBytes &+= event.payload.count
+                payloadBytes &+= event.payloadByteCount
                 if count % pageSize == 0 { lap = latencies.record(since: lap) }
                 return true
             }

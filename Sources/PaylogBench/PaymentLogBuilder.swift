@@ -37,7 +37,9 @@ enum PaymentLogBuilder {
 
         let store: EventStore
         do {
-            store = try EventStore(path: path, options: EnvironmentOptions(noSync: true), projections: [PaymentsProjection()])
+            store = try EventStore(
+                path: path, options: EnvironmentOptions(noSync: true), projections: [PaymentsProjection()],
+                payloadDictionary: PaymentPayloadDictionary.bytes)
         } catch {
             throw .store(step: "opening the payment log to build", error)
         }

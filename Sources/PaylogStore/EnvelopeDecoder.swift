@@ -9,7 +9,13 @@ import Foundation
 /// accepts and refuses exactly what SwiftProtobuf does, on random, reordered, extended and damaged records.
 enum EnvelopeDecoder {
     /// Decodes `record` (the protobuf bytes after the stored value's header); `hash` is the header's hash.
-    static func decode(_ record: UnsafeRawBufferPointer, hash: ChainDigest) throws(ProtoWireReader.Failure) -> RecordedEvent {
+    ///
+    /// With `compressed`, the payload must be a zstd frame (field 13) with its dictionary's number (field 14),
+    /// found in `dictionaries`; it stays compressed until asked for (``RecordedEvent/payload``). Without, the
+    /// payload is field 12 and field 13 is refused.
+    static func decode(
+        _ record: UnsafeRawBufferPointer, hash: ChainDigest, compressed: Bool = false, dictionaries: PayloadDictionaries? = nil
+    ) throws(ProtoWireReader.Failure) -> RecordedEvent {
         var reader = ProtoWireReader(record)
         var id: UUID?
         var streamID = ""
@@ -23,6 +29,8 @@ enum EnvelopeDecoder {
         var causationID = ""
         var actor = ""
         var payload = Data()
+        var frame: Data?
+        var dictionary: UInt64 = 0
         while let (field, wireType) = try reader.nextField() {
             switch (field, wireType) {
             case (1, 2):
@@ -43,14 +51,32 @@ enum EnvelopeDecoder {
             case (10, 2): causationID = try reader.string("causation_id")
             case (11, 2): actor = try reader.string("actor")
             case (12, 2): payload = Data(try reader.lengthDelimited())
+            case (13, 2): frame = Data(try reader.lengthDelimited())
+            case (14, 0): dictionary = try reader.varint()
             default: try reader.skip(wireType: wireType, field: field)
             }
         }
         // proto3: an absent `event_id` decodes as empty bytes.
         guard let id else { throw ProtoWireReader.Failure(reason: "the event id is 0 bytes, not 16") }
+        let stored: StoredPayload
+        if compressed {
+            guard let frame, payload.isEmpty else {
+                throw ProtoWireReader.Failure(reason: "a compressed record without its frame (field 13), or with field 12 too")
+            }
+            guard dictionary <= UInt64(UInt32.max), let zstd = dictionaries?.dictionary(UInt32(dictionary)) else {
+                throw ProtoWireReader.Failure(
+                    reason: "its payload was compressed with dictionary \(dictionary), which the store does not hold")
+            }
+            stored = StoredPayload(frame: frame, dictionary: zstd)
+        } else {
+            guard frame == nil, dictionary == 0 else {
+                throw ProtoWireReader.Failure(reason: "a compressed payload (field 13 or 14) in a record of format byte 1")
+            }
+            stored = StoredPayload(payload)
+        }
         return RecordedEvent(
             id: id, streamID: streamID, version: version, position: position, type: type, schemaVersion: schemaVersion,
             recordedAt: Timestamp(microseconds: recordedAt), observedAt: observedAt.map { Timestamp(microseconds: $0) },
-            correlationID: correlationID, causationID: causationID, actor: actor, payload: payload, hash: hash)
+            correlationID: correlationID, causationID: causationID, actor: actor, storedPayload: stored, hash: hash)
     }
 }

@@ -27,8 +27,8 @@ extension EventStore {
                             position: event.position, reason: "stream \(event.streamID) is at version \(version), the event says \(event.version)")
                     }
                     let (value, hash) = RecordCodec.storedValue(
-                        event.newEvent, streamID: event.streamID, version: event.version, position: event.position,
-                        recordedAt: event.recordedAt, previous: head.hash)
+                        try event.newEvent, streamID: event.streamID, version: event.version, position: event.position,
+                        recordedAt: event.recordedAt, previous: head.hash, dictionaries: databases.payloads)
                     guard hash == event.hash else {
                         throw EventStoreError.importMismatch(
                             position: event.position, reason: "the recomputed hash differs from the exported one: the export was altered")

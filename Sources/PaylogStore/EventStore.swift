@@ -20,17 +20,22 @@ public final class EventStore: Sendable {
     private let writer: Writer
 
     /// Opens (creating when needed) the log in directory `path`.
-    /// - Parameter projections: views the writer keeps current inside each append's transaction; caught up
-    ///   (or rebuilt, when their version changed) before `init` returns.
+    /// - Parameters:
+    ///   - projections: views the writer keeps current inside each append's transaction; caught up
+    ///     (or rebuilt, when their version changed) before `init` returns.
+    ///   - payloadDictionary: a zstd dictionary (`zstd --train`) for compressing payloads. When the store does
+    ///     not hold it yet, it is stored in the log (for good: the payloads compressed with it need it) and new
+    ///     payloads use it; with `nil`, new payloads use the newest dictionary the store holds, or none.
     public init(
-        path: String, options: EnvironmentOptions = EnvironmentOptions(), projections: [any InlineProjection] = []
+        path: String, options: EnvironmentOptions = EnvironmentOptions(), projections: [any InlineProjection] = [],
+        payloadDictionary: [UInt8]? = nil
     ) throws(EventStoreError) {
         do {
             let environment = try Environment(path: path, options: options)
             let databases: StoreDatabases
             do {
-                try EventStore.checkFormat(environment)
-                databases = try StoreDatabases(environment: environment, projections: projections)
+                let payloads = try EventStore.checkFormat(environment, payloadDictionary: payloadDictionary)
+                databases = try StoreDatabases(environment: environment, projections: projections, payloads: payloads)
                 try EventStore.catchUpProjections(environment, databases)
             } catch {
                 environment.close()
@@ -191,7 +196,7 @@ public final class EventStore: Sendable {
     static func event(at position: UInt64, in txn: borrowing Transaction, _ databases: StoreDatabases) throws -> RecordedEvent? {
         try txn.withValue(for: StoreKeys.event(position), in: databases.events) { value in
             guard let value else { return nil }
-            return try RecordCodec.decode(value, position: position)
+            return try RecordCodec.decode(value, position: position, dictionaries: databases.payloads)
         }
     }
 
@@ -246,7 +251,7 @@ public final class EventStore: Sendable {
     public func read(from position: UInt64 = 1, limit: Int = 1000) throws(EventStoreError) -> [RecordedEvent] {
         var events: [RecordedEvent] = []
         try forEachRaw(from: position, limit: limit) { position, value in
-            events.append(try RecordCodec.decode(value, position: position))
+            events.append(try RecordCodec.decode(value, position: position, dictionaries: databases.payloads))
             return true
         }
         return events
@@ -264,7 +269,7 @@ public final class EventStore: Sendable {
             try forEachRaw(from: next, limit: pageSize) { position, value in
                 count += 1
                 next = position + 1
-                if try !body(RecordCodec.decode(value, position: position)) { stop = true; return false }
+                if try !body(RecordCodec.decode(value, position: position, dictionaries: databases.payloads)) { stop = true; return false }
                 return true
             }
             if stop || count < pageSize { return }
@@ -309,7 +314,8 @@ public final class EventStore: Sendable {
             try forEachRaw(from: next, limit: pageSize) { position, value in
                 count += 1
                 next = position + 1
-                if let problem = EventStore.chainProblem(position: position, expected: expected, value: value, previous: previous) {
+                if let problem = EventStore.chainProblem(
+                    position: position, expected: expected, value: value, previous: previous, dictionaries: databases.payloads) {
                     broken = (position, problem)
                     return false
                 }
@@ -332,22 +338,30 @@ public final class EventStore: Sendable {
             eventsChecked: checked, lastPosition: head.position, firstBrokenPosition: broken?.0, problem: broken?.1)
     }
 
-    static func chainProblem(position: UInt64, expected: UInt64, value: UnsafeRawBufferPointer, previous: ChainDigest) -> String? {
+    static func chainProblem(
+        position: UInt64, expected: UInt64, value: UnsafeRawBufferPointer, previous: ChainDigest,
+        dictionaries: PayloadDictionaries
+    ) -> String? {
         if position != expected {
             return position > expected
                 ? "positions \(expected)…\(position - 1) are missing"
                 : "position \(position) appears out of order"
         }
-        guard value.count >= RecordCodec.headerSize, value[0] == StoreKeys.recordFormatByte else {
+        guard value.count >= RecordCodec.headerSize,
+              value[0] == StoreKeys.recordFormatByte || value[0] == StoreKeys.compressedRecordFormatByte else {
             return "the stored value has no valid header"
         }
-        let record = UnsafeRawBufferPointer(rebasing: value[RecordCodec.headerSize...])
-        let hash = RecordCodec.chainHash(previous: previous, record: record)
+        let hash: ChainDigest
+        do {
+            hash = try RecordCodec.recomputeHash(value, position: position, previous: previous, dictionaries: dictionaries)
+        } catch {
+            return "\(error)"
+        }
         guard hash.matches(UnsafeRawBufferPointer(rebasing: value[1..<RecordCodec.headerSize])) else {
             return "the record's bytes or hash were changed (SHA-256 does not match)"
         }
         do {
-            let event = try RecordCodec.decode(value, position: position)
+            let event = try RecordCodec.decode(value, position: position, dictionaries: dictionaries)
             if event.position != position { return "the record says position \(event.position) but is stored at \(position)" }
         } catch {
             return "\(error)"
@@ -431,7 +445,7 @@ public final class EventStore: Sendable {
             var found = try cursor.move(.atOrAfter, key: StoreKeys.event(position))
             while found && events.count < limit {
                 events.append(try cursor.withCurrent { key, value in
-                    try RecordCodec.decode(value, position: StoreKeys.readUInt64(key))
+                    try RecordCodec.decode(value, position: StoreKeys.readUInt64(key), dictionaries: databases.payloads)
                 })
                 found = try cursor.move(.next)
             }
@@ -441,23 +455,31 @@ public final class EventStore: Sendable {
     }
 
     /// Reads the log format from `meta` before anything else is opened: writes the current one into a new store,
-    /// migrates an older one (``FormatMigration``), refuses an unknown one. One write transaction, so a failed
+    /// migrates an older one (``FormatMigration``), refuses an unknown one; then loads the payload dictionaries,
+    /// storing `payloadDictionary` when it is new (``PayloadDictionaries``). One write transaction, so a failed
     /// migration leaves the store exactly as it was.
-    private static func checkFormat(_ environment: Environment) throws {
+    private static func checkFormat(_ environment: Environment, payloadDictionary: [UInt8]?) throws -> PayloadDictionaries {
         try environment.write { txn in
-            guard let meta = try txn.openDatabase(StoreDatabases.metaName, create: true) else { return }
-            if let stored = try txn.value(for: StoreKeys.format, in: meta) {
-                let format = stored.count == 4 ? stored.reduce(UInt32(0)) { $0 << 8 | UInt32($1) } : 0
-                if format == StoreKeys.currentFormat { return }
+            guard let meta = try txn.openDatabase(StoreDatabases.metaName, create: true) else {
+                throw EventStoreError.migrationFailed(from: 0, reason: "the `meta` database cannot be created")
+            }
+            let stored = try txn.value(for: StoreKeys.format, in: meta)
+            let format = stored.map { $0.count == 4 ? $0.reduce(UInt32(0)) { $0 << 8 | UInt32($1) } : 0 }
+            if let format, format != StoreKeys.currentFormat {
                 guard (StoreKeys.oldestMigratableFormat..<StoreKeys.currentFormat).contains(format) else {
                     throw EventStoreError.unsupportedFormat(found: format, supported: StoreKeys.currentFormat)
                 }
-                // Format 1 → 2 is the only step so far; it rewrites an index, never `events`.
-                try FormatMigration.moveStreamIndex(txn)
+                // Format 1 → 2 rewrites an index, never `events`; 2 → 3 changes nothing stored (format 3 only adds
+                // compressed records and the dictionaries they need).
+                if format == 1 { try FormatMigration.moveStreamIndex(txn) }
             }
-            let format = StoreKeys.currentFormat
-            try txn.put([UInt8(format >> 24), UInt8(format >> 16 & 0xff), UInt8(format >> 8 & 0xff), UInt8(format & 0xff)],
-                        for: StoreKeys.format, in: meta)
+            if format != StoreKeys.currentFormat {
+                let current = StoreKeys.currentFormat
+                try txn.put(
+                    [UInt8(current >> 24), UInt8(current >> 16 & 0xff), UInt8(current >> 8 & 0xff), UInt8(current & 0xff)],
+                    for: StoreKeys.format, in: meta)
+            }
+            return try PayloadDictionaries.open(given: payloadDictionary, in: txn, meta: meta)
         }
     }
 }

@@ -32,6 +32,8 @@ public enum EventStoreError: Error, Sendable, Equatable, CustomStringConvertible
     case rebuildFailed(projection: String, reason: String)
     /// An inline projection refused an event of the append (its `apply` threw). Nothing of the append was written.
     case projectionRefused(projection: String, eventID: UUID, reason: String)
+    /// A payload compression dictionary (given when opening, or stored in the log) could not be loaded.
+    case badPayloadDictionary(number: UInt32, reason: String)
 
     /// `error` as an event-store error: itself, a storage error for LMDB's, or a storage error describing it.
     static func wrapping(_ error: any Error) -> EventStoreError {
@@ -83,6 +85,11 @@ public enum EventStoreError: Error, Sendable, Equatable, CustomStringConvertible
         case .projectionRefused(let projection, let eventID, let reason):
             return "The \(projection) view refused event \(eventID): \(reason). Nothing of the append was written; "
                 + "check that the event's type and payload are ones this build's projections know."
+        case .badPayloadDictionary(let number, let reason):
+            let which = number == 0 ? "The payload dictionary given to open the store" : "Payload dictionary \(number) stored in the log"
+            return "\(which) cannot be loaded: \(reason). Nothing was written. A stored dictionary is part of the "
+                + "evidence (the payloads compressed with it need it): keep a copy of the store directory and run "
+                + "`paylog verify`."
         }
     }
 }

@@ -43,8 +43,9 @@ public struct ExportLine: Sendable, Hashable, Codable {
         case payloadBase64 = "payload_base64"
     }
 
-    /// The export line of a recorded event.
-    public init(_ event: RecordedEvent) {
+    /// The export line of a recorded event (its payload decompressed: an export carries payloads as appended).
+    /// - Throws: ``EventStoreError/corruptRecord(position:reason:)`` when a compressed payload is damaged.
+    public init(_ event: RecordedEvent) throws(EventStoreError) {
         position = event.position
         stream = event.streamID
         version = event.version
@@ -57,7 +58,7 @@ public struct ExportLine: Sendable, Hashable, Codable {
         correlationID = event.correlationID
         causationID = event.causationID
         actor = event.actor
-        payloadBase64 = event.payload.base64EncodedString()
+        payloadBase64 = try event.payload.base64EncodedString()
         hash = event.hashHex
     }
 

@@ -19,7 +19,8 @@ public struct ProtoWireReader {
     private static let largestFieldNumber: UInt64 = (1 << 29) - 1
 
     private let bytes: UnsafeRawBufferPointer
-    private var offset = 0
+    /// How many bytes have been read.
+    private(set) var offset = 0
 
     /// A reader over `bytes`, which must stay valid while it is used.
     public init(_ bytes: UnsafeRawBufferPointer) {

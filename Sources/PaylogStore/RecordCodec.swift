@@ -3,60 +3,87 @@ import Foundation
 
 /// Encodes events into the stored value layout and decodes them back. See Docs/storage.md.
 ///
-/// Value layout: format byte `0x01` | SHA-256 hash (32 bytes) | `EventRecord` protobuf bytes.
+/// Value layout: format byte | SHA-256 hash (32 bytes) | `EventRecord` protobuf bytes. Format byte `0x01`: the
+/// payload as appended (field 12). Format byte `0x02`: the payload as a zstd frame (field 13) and its dictionary's
+/// number (field 14). The hash always covers the *canonical* record — the `0x01` form — so it does not depend on
+/// how (or whether) the payload was compressed: an import into another store recomputes the same hashes.
 enum RecordCodec {
     static let headerSize = 33
 
+    /// A compressed payload: its zstd frame and the number of the dictionary it was compressed with.
+    typealias Frame = (frame: UnsafeRawBufferPointer, dictionary: UInt32)
+
     /// The stored value of `event` with the envelope the store assigned, and its chain hash (SHA-256 over
-    /// `previous` and the record bytes), written in one buffer of its exact size.
+    /// `previous` and the canonical record bytes), written in one buffer of its exact size; the payload is
+    /// compressed with `dictionaries`' current dictionary when that saves bytes.
     ///
     /// The record bytes are exactly what protobuf writes for `EventRecord` (fields in number order, proto3
     /// defaults left out, `observed_at_us` present whenever set), so imports recompute the same hashes and any
     /// protobuf library reads the records; `RecordCodecTests` hold it to SwiftProtobuf.
     static func storedValue(
-        _ event: NewEvent, streamID: String, version: UInt64, position: UInt64, recordedAt: Timestamp, previous: ChainDigest
+        _ event: NewEvent, streamID: String, version: UInt64, position: UInt64, recordedAt: Timestamp, previous: ChainDigest,
+        dictionaries: PayloadDictionaries
     ) -> (value: [UInt8], hash: ChainDigest) {
-        let size = storedSize(event, streamID: streamID, version: version, position: position, recordedAt: recordedAt)
-        var hash = ChainDigest.genesis
-        let value = [UInt8](unsafeUninitializedCapacity: size) { buffer, initialized in
-            hash = writeStoredValue(
-                event, streamID: streamID, version: version, position: position, recordedAt: recordedAt,
-                previous: previous, into: UnsafeMutableRawBufferPointer(buffer))
-            initialized = size
+        event.payload.withUnsafeBytes { payload in
+            dictionaries.withCompressed(payload) { compressed in
+                let size = storedSize(
+                    event, streamID: streamID, version: version, position: position, recordedAt: recordedAt, compressed: compressed)
+                var hash = ChainDigest.genesis
+                let value = [UInt8](unsafeUninitializedCapacity: size) { buffer, initialized in
+                    hash = writeStoredValue(
+                        event, streamID: streamID, version: version, position: position, recordedAt: recordedAt,
+                        compressed: compressed, previous: previous, into: UnsafeMutableRawBufferPointer(buffer))
+                    initialized = size
+                }
+                return (value, hash)
+            }
         }
-        return (value, hash)
     }
 
-    /// The size in bytes of the stored value ``storedValue(_:streamID:version:position:recordedAt:previous:)``
-    /// writes: what to reserve for it.
+    /// The size in bytes of the stored value
+    /// ``writeStoredValue(_:streamID:version:position:recordedAt:compressed:previous:into:)`` writes: what to
+    /// reserve for it.
     static func storedSize(
-        _ event: NewEvent, streamID: String, version: UInt64, position: UInt64, recordedAt: Timestamp
+        _ event: NewEvent, streamID: String, version: UInt64, position: UInt64, recordedAt: Timestamp, compressed: Frame?
     ) -> Int {
         var sizer = WireSizer()
-        writeRecord(event, streamID: streamID, version: version, position: position, recordedAt: recordedAt, to: &sizer)
+        writeEnvelope(event, streamID: streamID, version: version, position: position, recordedAt: recordedAt, to: &sizer)
+        writePayload(event, compressed: compressed, to: &sizer)
         return headerSize + sizer.count
     }
 
     /// Writes the stored value of `event` into `buffer`, which must be exactly
-    /// ``storedSize(_:streamID:version:position:recordedAt:)`` bytes (an LMDB page reserved for it, or an array's
-    /// capacity), and returns its chain hash, computed over the bytes in place.
+    /// ``storedSize(_:streamID:version:position:recordedAt:compressed:)`` bytes (an LMDB page reserved for it, or
+    /// an array's capacity), and returns its chain hash, computed over the bytes in place (and, for a compressed
+    /// payload, over the payload as appended).
     static func writeStoredValue(
-        _ event: NewEvent, streamID: String, version: UInt64, position: UInt64, recordedAt: Timestamp,
+        _ event: NewEvent, streamID: String, version: UInt64, position: UInt64, recordedAt: Timestamp, compressed: Frame?,
         previous: ChainDigest, into buffer: UnsafeMutableRawBufferPointer
     ) -> ChainDigest {
         var writer = WireSpanWriter(buffer)
-        writer.byte(StoreKeys.recordFormatByte)
+        writer.byte(compressed == nil ? StoreKeys.recordFormatByte : StoreKeys.compressedRecordFormatByte)
         ChainDigest.genesis.withUnsafeBytes { writer.raw($0) }  // the hash's place, filled in below
-        writeRecord(event, streamID: streamID, version: version, position: position, recordedAt: recordedAt, to: &writer)
+        writeEnvelope(event, streamID: streamID, version: version, position: position, recordedAt: recordedAt, to: &writer)
+        let envelopeEnd = writer.count
+        writePayload(event, compressed: compressed, to: &writer)
         precondition(writer.count == buffer.count, "a record of \(writer.count) bytes was reserved \(buffer.count)")
-        let hash = chainHash(previous: previous, record: UnsafeRawBufferPointer(rebasing: writer.written[headerSize...]))
+        let hash: ChainDigest
+        if compressed == nil {
+            hash = chainHash(previous: previous, record: UnsafeRawBufferPointer(rebasing: writer.written[headerSize...]))
+        } else {
+            hash = event.payload.withUnsafeBytes { payload in
+                chainHash(
+                    previous: previous, envelope: UnsafeRawBufferPointer(rebasing: writer.written[headerSize..<envelopeEnd]),
+                    payload: payload)
+            }
+        }
         hash.withUnsafeBytes { writer.overwrite(at: 1, with: $0) }
         return hash
     }
 
-    /// The `EventRecord` fields of `event`, in number order, into `sink`.
+    /// The `EventRecord` fields 1–11 of `event`, in number order, into `sink`.
     @inline(__always)
-    private static func writeRecord<Sink: WireSink>(
+    private static func writeEnvelope<Sink: WireSink>(
         _ event: NewEvent, streamID: String, version: UInt64, position: UInt64, recordedAt: Timestamp,
         to sink: inout Sink
     ) {
@@ -75,7 +102,16 @@ enum RecordCodec {
         string(9, event.correlationID, &sink)
         string(10, event.causationID, &sink)
         string(11, event.actor, &sink)
-        if !event.payload.isEmpty {
+    }
+
+    /// The payload's fields: 12 as appended, or 13 and 14 for a compressed one.
+    @inline(__always)
+    private static func writePayload<Sink: WireSink>(_ event: NewEvent, compressed: Frame?, to sink: inout Sink) {
+        if let compressed {
+            sink.tag(13, .lengthDelimited)
+            sink.lengthDelimited(compressed.frame)
+            varint(14, UInt64(compressed.dictionary), &sink)
+        } else if !event.payload.isEmpty {
             sink.tag(12, .lengthDelimited)
             event.payload.withUnsafeBytes { sink.lengthDelimited($0) }
         }
@@ -103,28 +139,93 @@ enum RecordCodec {
         return ChainDigest(hasher.finalize())
     }
 
-    /// Decodes a stored value read at `position`.
-    static func decode(_ value: UnsafeRawBufferPointer, position: UInt64) throws(EventStoreError) -> RecordedEvent {
+    /// SHA-256 over the previous hash and the canonical record of a compressed one: its envelope fields
+    /// (1–11, as stored) followed by field 12 holding `payload` as appended.
+    static func chainHash(previous: ChainDigest, envelope: UnsafeRawBufferPointer, payload: UnsafeRawBufferPointer) -> ChainDigest {
+        var hasher = SHA256()
+        previous.withUnsafeBytes { hasher.update(bufferPointer: $0) }
+        hasher.update(bufferPointer: envelope)
+        if !payload.isEmpty {
+            // Field 12's tag (12 << 3 | 2) and the payload's length as a varint: at most 1 + 10 bytes.
+            withUnsafeTemporaryAllocation(byteCount: 11, alignment: 1) { header in
+                var writer = WireSpanWriter(header)
+                writer.tag(12, .lengthDelimited)
+                writer.varint(UInt64(payload.count))
+                hasher.update(bufferPointer: writer.written)
+            }
+            hasher.update(bufferPointer: payload)
+        }
+        return ChainDigest(hasher.finalize())
+    }
+
+    /// The chain hash of the stored `value` at `position` recomputed from its bytes (decompressing a compressed
+    /// payload), after `previous`.
+    static func recomputeHash(
+        _ value: UnsafeRawBufferPointer, position: UInt64, previous: ChainDigest, dictionaries: PayloadDictionaries
+    ) throws(EventStoreError) -> ChainDigest {
         guard value.count >= headerSize else {
             throw .corruptRecord(position: position, reason: "the value is \(value.count) bytes, shorter than its header")
         }
-        guard value[0] == StoreKeys.recordFormatByte else {
+        let record = UnsafeRawBufferPointer(rebasing: value[headerSize...])
+        switch value[0] {
+        case StoreKeys.recordFormatByte:
+            return chainHash(previous: previous, record: record)
+        case StoreKeys.compressedRecordFormatByte:
+            // The envelope fields come first; the payload's fields (13, 14) end the record.
+            let event = try decode(value, position: position, dictionaries: dictionaries)
+            let envelopeEnd = try envelopeLength(record, position: position)
+            let payload = try event.payload
+            return payload.withUnsafeBytes { payload in
+                chainHash(previous: previous, envelope: UnsafeRawBufferPointer(rebasing: record[..<envelopeEnd]), payload: payload)
+            }
+        default:
+            throw .corruptRecord(position: position, reason: "unknown record format byte \(value[0])")
+        }
+    }
+
+    /// The length of a compressed record's leading envelope fields: where field 13 starts.
+    private static func envelopeLength(_ record: UnsafeRawBufferPointer, position: UInt64) throws(EventStoreError) -> Int {
+        var reader = ProtoWireReader(record)
+        var start = 0
+        do {
+            while let (field, wireType) = try reader.nextField() {
+                if field >= 12 { return start }
+                try reader.skip(wireType: wireType, field: field)
+                start = reader.offset
+            }
+        } catch {
+            throw .corruptRecord(position: position, reason: "the record does not decode: \(error.reason)")
+        }
+        throw .corruptRecord(position: position, reason: "a compressed record without its payload's fields")
+    }
+
+    /// Decodes a stored value read at `position`; a compressed payload stays compressed until asked for.
+    static func decode(
+        _ value: UnsafeRawBufferPointer, position: UInt64, dictionaries: PayloadDictionaries
+    ) throws(EventStoreError) -> RecordedEvent {
+        guard value.count >= headerSize else {
+            throw .corruptRecord(position: position, reason: "the value is \(value.count) bytes, shorter than its header")
+        }
+        let compressed = value[0] == StoreKeys.compressedRecordFormatByte
+        guard compressed || value[0] == StoreKeys.recordFormatByte else {
             throw .corruptRecord(position: position, reason: "unknown record format byte \(value[0])")
         }
         do {
             return try EnvelopeDecoder.decode(
                 UnsafeRawBufferPointer(rebasing: value[headerSize...]),
-                hash: ChainDigest(unchecked: UnsafeRawBufferPointer(rebasing: value[1..<headerSize])))
+                hash: ChainDigest(unchecked: UnsafeRawBufferPointer(rebasing: value[1..<headerSize])),
+                compressed: compressed, dictionaries: dictionaries)
         } catch {
             throw .corruptRecord(position: position, reason: "the record does not decode: \(error.reason)")
         }
     }
 
     /// True when `stored` carries the same caller-supplied content as `event` in `streamID`.
-    static func sameContent(_ stored: RecordedEvent, _ event: NewEvent, streamID: String) -> Bool {
-        stored.streamID == streamID && stored.type == event.type && stored.schemaVersion == event.schemaVersion
-            && stored.payload == event.payload && stored.observedAt == event.observedAt
-            && stored.correlationID == event.correlationID && stored.causationID == event.causationID
-            && stored.actor == event.actor
+    static func sameContent(_ stored: RecordedEvent, _ event: NewEvent, streamID: String) throws(EventStoreError) -> Bool {
+        guard stored.streamID == streamID, stored.type == event.type, stored.schemaVersion == event.schemaVersion,
+              stored.observedAt == event.observedAt, stored.correlationID == event.correlationID,
+              stored.causationID == event.causationID, stored.actor == event.actor
+        else { return false }
+        return try stored.payload == event.payload
     }
 }

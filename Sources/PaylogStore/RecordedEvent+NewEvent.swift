@@ -9,10 +9,12 @@ extension RecordedEvent {
             payload: event.payload, hash: hash)
     }
 
-    /// The caller-supplied part of the event.
+    /// The caller-supplied part of the event (its payload decompressed).
     var newEvent: NewEvent {
-        NewEvent(
-            id: id, type: type, schemaVersion: schemaVersion, payload: payload, observedAt: observedAt,
-            correlationID: correlationID, causationID: causationID, actor: actor)
+        get throws(EventStoreError) {
+            NewEvent(
+                id: id, type: type, schemaVersion: schemaVersion, payload: try payload, observedAt: observedAt,
+                correlationID: correlationID, causationID: causationID, actor: actor)
+        }
     }
 }

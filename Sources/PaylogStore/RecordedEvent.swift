@@ -24,10 +24,59 @@ public struct RecordedEvent: Sendable, Hashable {
     public var causationID: String
     /// Who recorded the event, empty when not supplied.
     public var actor: String
-    /// The encoded payload.
-    public var payload: Data
-    /// SHA-256 over the previous event's hash and this event's stored record bytes.
+    /// The encoded payload as the store keeps it (possibly compressed); ``payload`` gives the bytes.
+    public var storedPayload: StoredPayload
+    /// SHA-256 over the previous event's hash and this event's record bytes, with the payload as appended
+    /// (not as compressed: see Docs/storage.md).
     public var hash: ChainDigest
+
+    /// The encoded payload, exactly as appended: decompressed here when the store keeps it compressed.
+    /// - Throws: ``EventStoreError/corruptRecord(position:reason:)`` when a compressed payload's bytes are damaged.
+    public var payload: Data {
+        get throws(EventStoreError) {
+            do {
+                return try storedPayload.bytes()
+            } catch {
+                throw .corruptRecord(position: position, reason: "its compressed payload is damaged: \(error.description)")
+            }
+        }
+    }
+
+    /// The payload's size in bytes, without decompressing it.
+    public var payloadByteCount: Int { storedPayload.byteCount }
+
+    /// An event with every field given; `payload` is stored as given.
+    init(
+        id: UUID, streamID: String, version: UInt64, position: UInt64, type: String, schemaVersion: UInt32,
+        recordedAt: Timestamp, observedAt: Timestamp?, correlationID: String, causationID: String, actor: String,
+        payload: Data, hash: ChainDigest
+    ) {
+        self.init(
+            id: id, streamID: streamID, version: version, position: position, type: type, schemaVersion: schemaVersion,
+            recordedAt: recordedAt, observedAt: observedAt, correlationID: correlationID, causationID: causationID,
+            actor: actor, storedPayload: StoredPayload(payload), hash: hash)
+    }
+
+    /// An event with every field given, its payload as stored.
+    init(
+        id: UUID, streamID: String, version: UInt64, position: UInt64, type: String, schemaVersion: UInt32,
+        recordedAt: Timestamp, observedAt: Timestamp?, correlationID: String, causationID: String, actor: String,
+        storedPayload: StoredPayload, hash: ChainDigest
+    ) {
+        self.id = id
+        self.streamID = streamID
+        self.version = version
+        self.position = position
+        self.type = type
+        self.schemaVersion = schemaVersion
+        self.recordedAt = recordedAt
+        self.observedAt = observedAt
+        self.correlationID = correlationID
+        self.causationID = causationID
+        self.actor = actor
+        self.storedPayload = storedPayload
+        self.hash = hash
+    }
 
     /// The hash in lower-case hexadecimal.
     public var hashHex: String { hash.hex }

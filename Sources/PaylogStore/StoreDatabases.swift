@@ -17,14 +17,17 @@ struct StoreDatabases: Sendable {
     let projections: [any InlineProjection]
     /// Which databases hold each projection's live and green views.
     let views = ViewRegistry()
+    /// The dictionaries compressed payloads are read with, and the compression of new ones.
+    let payloads: PayloadDictionaries
 
-    init(environment: Environment, projections: [any InlineProjection]) throws {
+    init(environment: Environment, projections: [any InlineProjection], payloads: PayloadDictionaries) throws {
         events = try environment.openDatabase("events")
         versions = try environment.openDatabase(StoreDatabases.versionsName)
         heads = try environment.openDatabase("heads")
         ids = try environment.openDatabase("ids")
         meta = try environment.openDatabase(StoreDatabases.metaName)
         self.projections = projections
+        self.payloads = payloads
     }
 
     /// The name of the stream index since log format 2.

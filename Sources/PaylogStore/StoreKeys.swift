@@ -10,12 +10,25 @@ enum StoreKeys {
     /// `meta` key of the log format: UInt32 BE.
     static let format: [UInt8] = Array("format".utf8)
     /// The log format this build writes and reads. Format 1 kept the stream index as one `streams` entry per
-    /// event; opening such a store migrates it (``FormatMigration``).
-    static let currentFormat: UInt32 = 2
+    /// event; opening such a store migrates it (``FormatMigration``). Format 3 added records whose payload is
+    /// stored compressed (``compressedRecordFormatByte``) and the `payload-dictionary/` entries they need; a
+    /// format-2 store becomes format 3 on open, its records untouched.
+    static let currentFormat: UInt32 = 3
     /// The oldest log format this build migrates from.
     static let oldestMigratableFormat: UInt32 = 1
-    /// The first byte of every `events` value.
+    /// The first byte of an `events` value whose payload is stored as the caller gave it (field 12).
     static let recordFormatByte: UInt8 = 1
+    /// The first byte of an `events` value whose payload is stored as a zstd frame (fields 13 and 14); its chain
+    /// hash covers the record as if the payload were stored as given.
+    static let compressedRecordFormatByte: UInt8 = 2
+    /// The prefix of the `meta` keys holding the dictionaries compressed payloads need; the key ends with the
+    /// dictionary's number (UInt32 BE, from 1), the value is the dictionary's bytes.
+    static let payloadDictionaryPrefix: [UInt8] = Array("payload-dictionary/".utf8)
+
+    /// The `meta` key of payload dictionary `number`.
+    static func payloadDictionary(_ number: UInt32) -> [UInt8] {
+        payloadDictionaryPrefix + [UInt8(number >> 24), UInt8(number >> 16 & 0xff), UInt8(number >> 8 & 0xff), UInt8(number & 0xff)]
+    }
 
     @inline(__always)
     static func bigEndian(_ value: UInt64) -> [UInt8] {

@@ -267,12 +267,18 @@ final class Writer: @unchecked Sendable {
         _ event: NewEvent, streamID: String, version: UInt64, position: UInt64, recordedAt: Timestamp,
         previous: ChainDigest, in txn: borrowing Transaction, databases: StoreDatabases
     ) throws -> ChainDigest {
-        let size = RecordCodec.storedSize(event, streamID: streamID, version: version, position: position, recordedAt: recordedAt)
-        return try withUnsafeBytes(of: position.bigEndian) { positionKey in
-            let hash = try txn.reserve(size, forKeyBytes: positionKey, in: databases.events, append: true) { value in
-                RecordCodec.writeStoredValue(
-                    event, streamID: streamID, version: version, position: position, recordedAt: recordedAt,
-                    previous: previous, into: value)
+        try withUnsafeBytes(of: position.bigEndian) { positionKey in
+            let hash = try event.payload.withUnsafeBytes { payload in
+                try databases.payloads.withCompressed(payload) { compressed in
+                    let size = RecordCodec.storedSize(
+                        event, streamID: streamID, version: version, position: position, recordedAt: recordedAt,
+                        compressed: compressed)
+                    return try txn.reserve(size, forKeyBytes: positionKey, in: databases.events, append: true) { value in
+                        RecordCodec.writeStoredValue(
+                            event, streamID: streamID, version: version, position: position, recordedAt: recordedAt,
+                            compressed: compressed, previous: previous, into: value)
+                    }
+                }
             }
             try withUnsafeBytes(of: event.id.uuid) { try txn.put(bytes: positionKey, forKeyBytes: $0, in: databases.ids) }
             return hash
@@ -381,9 +387,9 @@ final class Writer: @unchecked Sendable {
         for (index, (event, position)) in zip(request.events, positions).enumerated() {
             let stored = try txn.withValue(for: StoreKeys.event(position), in: databases.events) { value in
                 guard let value else { throw EventStoreError.corruptRecord(position: position, reason: "indexed but missing") }
-                return try RecordCodec.decode(value, position: position)
+                return try RecordCodec.decode(value, position: position, dictionaries: databases.payloads)
             }
-            guard RecordCodec.sameContent(stored, event, streamID: request.streamID) else {
+            guard try RecordCodec.sameContent(stored, event, streamID: request.streamID) else {
                 throw EventStoreError.idempotencyConflict(
                     eventID: event.id,
                     reason: "it is already recorded at position \(position) in stream \(stored.streamID) with different content")

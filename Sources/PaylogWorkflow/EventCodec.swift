@@ -77,7 +77,16 @@ public enum EventCodec {
 
     /// Decodes a recorded event into a payment event.
     public static func decode(_ event: RecordedEvent) throws(EventCodecError) -> PaymentEvent {
-        try decode(type: event.type, schemaVersion: event.schemaVersion, payload: event.payload, position: event.position)
+        try decode(type: event.type, schemaVersion: event.schemaVersion, payload: payload(of: event), position: event.position)
+    }
+
+    /// The payload bytes of `event` (decompressed by the store when it keeps them compressed).
+    private static func payload(of event: RecordedEvent) throws(EventCodecError) -> Data {
+        do {
+            return try event.payload
+        } catch {
+            throw .undecodable(type: event.type, position: event.position, reason: error.description)
+        }
     }
 
     /// Decodes a recorded event for folding a ``Payment``: without the evidence-only strings (launch URL,
@@ -85,7 +94,7 @@ public enum EventCodec {
     /// ``decode(_:)`` does (see ``EventPayloadDecoder/decode(type:payload:evidence:)``).
     static func decodeForState(_ event: RecordedEvent) throws(EventCodecError) -> PaymentEvent {
         try decode(
-            type: event.type, schemaVersion: event.schemaVersion, payload: event.payload, position: event.position,
+            type: event.type, schemaVersion: event.schemaVersion, payload: payload(of: event), position: event.position,
             evidence: false)
     }
 

@@ -21,9 +21,10 @@ public struct PaymentWorkflow: Sendable {
         self.actor = actor
     }
 
-    /// Opens the store at `path` with the views this workflow needs.
+    /// Opens the store at `path` with the views this workflow needs, compressing payloads with
+    /// ``PaymentPayloadDictionary``.
     public static func openStore(at path: String) throws(EventStoreError) -> EventStore {
-        try EventStore(path: path, projections: [PaymentsProjection()])
+        try EventStore(path: path, projections: [PaymentsProjection()], payloadDictionary: PaymentPayloadDictionary.bytes)
     }
 
     /// Records `command` on payment `paymentID`, observed at `observedAt`. `evidence` identifies the

@@ -5,14 +5,15 @@ import PaylogStore
 enum EventFormatting {
     static func line(_ event: RecordedEvent) -> String {
         let observed = event.observedAt.map { " observed \($0)" } ?? ""
-        return "#\(event.position)  \(event.streamID) v\(event.version)  \(event.type)  recorded \(event.recordedAt)\(observed)  \(event.payload.count) B  \(event.hashHex.prefix(12))…"
+        return "#\(event.position)  \(event.streamID) v\(event.version)  \(event.type)  recorded \(event.recordedAt)\(observed)  \(event.payloadByteCount) B  \(event.hashHex.prefix(12))…"
     }
 
-    static func json(_ event: RecordedEvent) -> [String: Any] {
+    /// - Throws: ``PaylogStore/EventStoreError/corruptRecord(position:reason:)`` when a compressed payload is damaged.
+    static func json(_ event: RecordedEvent) throws(EventStoreError) -> [String: Any] {
         var object: [String: Any] = [
             "position": event.position, "stream": event.streamID, "version": event.version,
             "id": event.id.uuidString.lowercased(), "type": event.type, "schema_version": event.schemaVersion,
-            "recorded_at": event.recordedAt.rfc3339, "payload_base64": event.payload.base64EncodedString(),
+            "recorded_at": event.recordedAt.rfc3339, "payload_base64": try event.payload.base64EncodedString(),
             "hash": event.hashHex,
         ]
         if let observed = event.observedAt { object["observed_at"] = observed.rfc3339 }

@@ -17,7 +17,7 @@ struct LogCommand: ParsableCommand {
         defer { store.close() }
         var printed = 0
         try store.forEach(from: from, pageSize: min(max(limit, 1), 10_000)) { event in
-            if json { print(try JSONText.encode(EventFormatting.json(event))) } else { print(EventFormatting.line(event)) }
+            if json { print(try JSONText.encode(try EventFormatting.json(event))) } else { print(EventFormatting.line(event)) }
             printed += 1
             return printed < limit
         }

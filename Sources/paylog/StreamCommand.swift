@@ -18,7 +18,7 @@ struct StreamCommand: ParsableCommand {
         let events = try store.readStream(id, direction: backward ? .backward : .forward)
         guard !events.isEmpty else { throw ValidationError("No stream \(id) in the log at \(store.path).") }
         for event in events {
-            if json { print(try JSONText.encode(EventFormatting.json(event))) } else { print(EventFormatting.line(event)) }
+            if json { print(try JSONText.encode(try EventFormatting.json(event))) } else { print(EventFormatting.line(event)) }
         }
     }
 }

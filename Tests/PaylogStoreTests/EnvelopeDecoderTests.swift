@@ -63,7 +63,7 @@ struct EnvelopeDecoderTests {
             let bytes: [UInt8] = try record.serializedBytes()
             let mine = try #require(Self.decoded(bytes, hash: hash))
             #expect(mine == Self.reference(bytes, hash: hash))
-            #expect(mine.payload == record.payload)
+            #expect(try mine.payload == record.payload)
             #expect(mine.observedAt == (record.hasObservedAtUs ? Timestamp(microseconds: record.observedAtUs) : nil))
         }
     }

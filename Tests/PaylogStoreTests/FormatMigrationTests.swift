@@ -74,7 +74,7 @@ struct FormatMigrationTests {
         #expect(try store.readStream(stream, from: last + 1).map(\.version) == [last + 1])
         store.close()
 
-        #expect(try Self.format(at: dir.path) == [0, 0, 0, 2])
+        #expect(try Self.format(at: dir.path) == [0, 0, 0, 3])
         #expect(try !Self.databaseExists("streams", at: dir.path))
         #expect(try Self.databaseExists("versions", at: dir.path))
     }
@@ -121,7 +121,7 @@ struct FormatMigrationTests {
             try txn.put([0, 0, 0, 9], for: Array("format".utf8), in: meta)
         }
         environment.close()
-        #expect(throws: EventStoreError.unsupportedFormat(found: 9, supported: 2)) { _ = try EventStore(path: dir.path) }
+        #expect(throws: EventStoreError.unsupportedFormat(found: 9, supported: 3)) { _ = try EventStore(path: dir.path) }
         #expect(try !Self.databaseExists("events", at: dir.path))
         #expect(try !Self.databaseExists("versions", at: dir.path))
     }

@@ -21,7 +21,7 @@ struct ReadTests {
         #expect(try store.readStream("pay", from: 2, limit: 2).map(\.version) == [2, 3])
         #expect(try store.readStream("pay", direction: .backward).map(\.version) == [5, 4, 3, 2, 1])
         #expect(try store.readStream("pay", from: 3, direction: .backward).map(\.version) == [3, 2, 1])
-        #expect(try store.readStream("pay-longer", direction: .backward, limit: 1).map(\.payload) == [Data("q5".utf8)])
+        #expect(try store.readStream("pay-longer", direction: .backward, limit: 1).map { try $0.payload } == [Data("q5".utf8)])
         #expect(try store.readStream("pa").isEmpty)
         #expect(try store.readStream("zzz", direction: .backward).isEmpty)
         store.close()

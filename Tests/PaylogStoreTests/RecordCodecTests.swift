@@ -65,10 +65,12 @@ struct RecordCodecTests {
     func sameBytesAsSwiftProtobuf() throws {
         var generator = SeededGenerator(seed: 42)
         var previous = try #require(ChainDigest(bytes: [UInt8](repeating: 7, count: 32)))
+        let plain = try PayloadDictionaries.plain()
         for _ in 0..<5_000 {
             let (event, streamID, version, position, recordedAt) = Self.envelope(&generator)
             let (value, hash) = RecordCodec.storedValue(
-                event, streamID: streamID, version: version, position: position, recordedAt: recordedAt, previous: previous)
+                event, streamID: streamID, version: version, position: position, recordedAt: recordedAt, previous: previous,
+                dictionaries: plain)
             let expected = try Self.reference(event, streamID: streamID, version: version, position: position, recordedAt: recordedAt)
             #expect(value[0] == 1)
             #expect(Array(value[33...]) == expected)
@@ -76,10 +78,48 @@ struct RecordCodecTests {
             var hasher = SHA256()
             hasher.update(data: previous.bytes + expected)
             #expect(hash.bytes == Array(hasher.finalize()))
-            let decoded = try value.withUnsafeBytes { try RecordCodec.decode($0, position: position) }
-            #expect(RecordCodec.sameContent(decoded, event, streamID: streamID))
+            let decoded = try value.withUnsafeBytes { try RecordCodec.decode($0, position: position, dictionaries: plain) }
+            #expect(try RecordCodec.sameContent(decoded, event, streamID: streamID))
             #expect(decoded.version == version && decoded.position == position && decoded.recordedAt == recordedAt)
             previous = hash
         }
+    }
+
+    @Test("2,000 random envelopes with compressible payloads: SwiftProtobuf's bytes, the canonical hash, exact payloads back")
+    func compressedRecords() throws {
+        var generator = SeededGenerator(seed: 43)
+        let words = ["amount_money", "currency_code", "callback_url", "%22%3A%22", "pay-", "USD", "sumupmerchant://pay/1.0?"]
+        let dictionaries = try PayloadDictionaries.inMemory([1: Array(words.joined(separator: "&").utf8)], current: 1)
+        var previous = ChainDigest.genesis
+        var compressed = 0
+        for _ in 0..<2_000 {
+            var (event, streamID, version, position, recordedAt) = Self.envelope(&generator)
+            event.payload = Data((0..<Int.random(in: 0...40, using: &generator)).map { _ in words.randomElement(using: &generator)! }.joined().utf8)
+            let (value, hash) = RecordCodec.storedValue(
+                event, streamID: streamID, version: version, position: position, recordedAt: recordedAt, previous: previous,
+                dictionaries: dictionaries)
+            let canonical = try Self.reference(event, streamID: streamID, version: version, position: position, recordedAt: recordedAt)
+            var hasher = SHA256()
+            hasher.update(data: previous.bytes + canonical)
+            #expect(hash.bytes == Array(hasher.finalize()))
+            #expect(Array(value[1..<33]) == hash.bytes)
+            if value[0] == 2 {
+                compressed += 1
+                let record = try Paylog_Store_V1_EventRecord(serializedBytes: Array(value[33...]))
+                #expect(record.payload.isEmpty && record.payloadDictionary == 1 && record.payloadZstd.count < event.payload.count)
+                #expect(try (record.serializedBytes() as [UInt8]) == Array(value[33...]))
+            } else {
+                #expect(value[0] == 1 && Array(value[33...]) == canonical)
+            }
+            let decoded = try value.withUnsafeBytes { try RecordCodec.decode($0, position: position, dictionaries: dictionaries) }
+            #expect(try decoded.payload == event.payload)
+            #expect(try RecordCodec.sameContent(decoded, event, streamID: streamID))
+            let recomputed = try value.withUnsafeBytes {
+                try RecordCodec.recomputeHash($0, position: position, previous: previous, dictionaries: dictionaries)
+            }
+            #expect(recomputed == hash)
+            previous = hash
+        }
+        #expect(compressed > 1_500, "\(compressed) of 2,000 records compressed")
     }
 }

@@ -15,12 +15,12 @@ struct TaggingProjection: StreamFoldingProjection {
         let key = Array(event.streamID.utf8)
         let count = try txn.value(for: key, in: databases["streamstats"]).map { Self.decode($0.prefix(8)) } ?? 0
         try txn.put(Self.stats(count: count + 1, last: event.position), for: key, in: databases["streamstats"])
-        try txn.put(key, for: [UInt8](event.payload), in: databases["tags"])
+        try txn.put(key, for: [UInt8](try event.payload), in: databases["tags"])
     }
 
     func fold(_ event: RecordedEvent, into state: inout (count: UInt64, last: UInt64)?, rows: inout ViewRows) throws {
         let key = Array(event.streamID.utf8)
-        rows.index(key, for: [UInt8](event.payload), in: "tags", position: event.position)
+        rows.index(key, for: [UInt8](try event.payload), in: "tags", position: event.position)
         state = ((state?.count ?? 0) + 1, event.position)
     }
 

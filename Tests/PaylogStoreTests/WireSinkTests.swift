@@ -45,7 +45,8 @@ struct WireSinkTests {
         var generator = SeededGenerator(seed: 7)
         for _ in 0..<500 {
             let (event, streamID, version, position, recordedAt) = RecordCodecTests.envelope(&generator)
-            let size = RecordCodec.storedSize(event, streamID: streamID, version: version, position: position, recordedAt: recordedAt)
+            let size = RecordCodec.storedSize(
+                event, streamID: streamID, version: version, position: position, recordedAt: recordedAt, compressed: nil)
             let reference = try RecordCodecTests.reference(
                 event, streamID: streamID, version: version, position: position, recordedAt: recordedAt)
             #expect(size == RecordCodec.headerSize + reference.count)

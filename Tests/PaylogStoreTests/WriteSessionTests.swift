@@ -41,7 +41,7 @@ struct WriteSessionTests {
         }
         #expect(outcome == ["a 2...2", "id 2", "count 1", "refused at 1", "b 2...2", "again true", "appended 2"])
         #expect(try store.lastPosition() == 3)
-        #expect(try store.readStream("pay-1").map(\.payload) == [Data("one".utf8), Data("two".utf8)])
+        #expect(try store.readStream("pay-1").map { try $0.payload } == [Data("one".utf8), Data("two".utf8)])
         #expect(try CountingProjection.totals(store) == (applied: 3, last: 3))
         #expect(try store.verifyChain().isIntact)
     }

@@ -10,7 +10,7 @@ struct IngestBatchTests {
     private static func contents(_ store: EventStore) throws -> [String] {
         var rows: [String] = []
         try store.forEach { event in
-            rows.append("\(event.position) \(event.id) \(event.streamID)#\(event.version) \(event.type) \(event.payload.base64EncodedString())")
+            rows.append("\(event.position) \(event.id) \(event.streamID)#\(event.version) \(event.type) \(try event.payload.base64EncodedString())")
             return true
         }
         return rows

@@ -110,7 +110,7 @@ struct LogReplayTests {
             _ = await workflow.ingest(lines: lines[half...])
             let tail = try full.read(from: before + 1, limit: 100_000)
             for event in tail {
-                let new = NewEvent(id: event.id, type: event.type, schemaVersion: event.schemaVersion, payload: event.payload,
+                let new = NewEvent(id: event.id, type: event.type, schemaVersion: event.schemaVersion, payload: try event.payload,
                                    observedAt: event.observedAt, actor: event.actor)
                 _ = try await plain.append([new], to: event.streamID)
             }

@@ -10,9 +10,12 @@
 
 /// paylog event log — the stored record of one event.
 ///
-/// Every value in the LMDB database `events` is:  0x01 (format byte) | SHA-256 hash (32 bytes) | EventRecord bytes.
-/// hash = SHA-256(previous event's hash (32 zero bytes for position 1) || EventRecord bytes exactly as stored).
-/// See Docs/storage.md. Field numbers are frozen: add fields, never renumber or reuse them.
+/// Every value in the LMDB database `events` is:  format byte | SHA-256 hash (32 bytes) | EventRecord bytes.
+/// Format byte 0x01: the payload is in field 12, as appended. Format byte 0x02 (log format 3): the payload is in
+/// field 13, a zstd frame compressed with the store's payload dictionary numbered by field 14.
+/// hash = SHA-256(previous event's hash (32 zero bytes for position 1) || the canonical EventRecord bytes): the
+/// record exactly as stored for 0x01; for 0x02 the same bytes with fields 13 and 14 replaced by field 12 holding
+/// the decompressed payload. See Docs/storage.md. Field numbers are frozen: add fields, never renumber or reuse them.
 
 #if canImport(FoundationEssentials)
 import FoundationEssentials
@@ -79,6 +82,14 @@ package nonisolated struct Paylog_Store_V1_EventRecord: Sendable {
   /// The event's payload, encoded per `type` and `schema_version` (paylog's are protobuf; see events.proto).
   package var payload: Data = Data()
 
+  /// The payload as one zstd frame (content size in its header, no checksum, no dictionary id), in records of
+  /// format byte 0x02 only; field 12 is then absent.
+  package var payloadZstd: Data = Data()
+
+  /// The number of the `meta` entry `payload-dictionary/` + UInt32 BE holding the dictionary field 13 was
+  /// compressed with; 0 means none (plain zstd). Present with field 13 only.
+  package var payloadDictionary: UInt32 = 0
+
   package var unknownFields = SwiftProtobuf.UnknownStorage()
 
   package init() {}
@@ -92,7 +103,7 @@ fileprivate nonisolated let _protobuf_package = "paylog.store.v1"
 
 nonisolated extension Paylog_Store_V1_EventRecord: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   package static let protoMessageName: String = _protobuf_package + ".EventRecord"
-  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}event_id\0\u{3}stream_id\0\u{1}version\0\u{1}position\0\u{1}type\0\u{3}schema_version\0\u{3}recorded_at_us\0\u{3}observed_at_us\0\u{3}correlation_id\0\u{3}causation_id\0\u{1}actor\0\u{1}payload\0")
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}event_id\0\u{3}stream_id\0\u{1}version\0\u{1}position\0\u{1}type\0\u{3}schema_version\0\u{3}recorded_at_us\0\u{3}observed_at_us\0\u{3}correlation_id\0\u{3}causation_id\0\u{1}actor\0\u{1}payload\0\u{3}payload_zstd\0\u{3}payload_dictionary\0")
 
   package mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -112,6 +123,8 @@ nonisolated extension Paylog_Store_V1_EventRecord: SwiftProtobuf.Message, SwiftP
       case 10: try { try decoder.decodeSingularStringField(value: &self.causationID) }()
       case 11: try { try decoder.decodeSingularStringField(value: &self.actor) }()
       case 12: try { try decoder.decodeSingularBytesField(value: &self.payload) }()
+      case 13: try { try decoder.decodeSingularBytesField(value: &self.payloadZstd) }()
+      case 14: try { try decoder.decodeSingularUInt32Field(value: &self.payloadDictionary) }()
       default: break
       }
     }
@@ -158,6 +171,12 @@ nonisolated extension Paylog_Store_V1_EventRecord: SwiftProtobuf.Message, SwiftP
     if !self.payload.isEmpty {
       try visitor.visitSingularBytesField(value: self.payload, fieldNumber: 12)
     }
+    if !self.payloadZstd.isEmpty {
+      try visitor.visitSingularBytesField(value: self.payloadZstd, fieldNumber: 13)
+    }
+    if self.payloadDictionary != 0 {
+      try visitor.visitSingularUInt32Field(value: self.payloadDictionary, fieldNumber: 14)
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
@@ -174,6 +193,8 @@ nonisolated extension Paylog_Store_V1_EventRecord: SwiftProtobuf.Message, SwiftP
     if lhs.causationID != rhs.causationID {return false}
     if lhs.actor != rhs.actor {return false}
     if lhs.payload != rhs.payload {return false}
+    if lhs.payloadZstd != rhs.payloadZstd {return false}
+    if lhs.payloadDictionary != rhs.payloadDictionary {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }

@@ -1,0 +1,87 @@
+import Foundation
+import Testing
+import ZstdKit
+
+/// Round trips through ``ZstdCompressor`` and ``ZstdDictionary``, with and without a dictionary, and the refusals.
+@Suite("zstd dictionary compression")
+struct ZstdDictionaryTests {
+    /// A record shaped like paylog's evidence: a URL that repeats most of its text from record to record.
+    static func record(_ index: Int) -> [UInt8] {
+        Array("square-commerce-v1://payment/create?data=%7B%22amount_money%22%3A%7B%22amount%22%3A\(1_000 + index * 7)%2C%22currency_code%22%3A%22USD%22%7D%2C%22callback_url%22%3A%22myshop%3A%2F%2Fcallback%3Fpayment%3Dpay-\(index)%22%7D".utf8)
+    }
+
+    /// A raw-content dictionary (zstd accepts any bytes as one): the shape the records share.
+    static let dictionary = Array(String(repeating: "square-commerce-v1://payment/create?data=%7B%22amount_money%22%3A%7B%22amount%22%3A%2C%22currency_code%22%3A%22USD%22%7D%2C%22callback_url%22%3A%22myshop%3A%2F%2Fcallback%3Fpayment%3Dpay-", count: 2).utf8)
+
+    private func roundTrip(_ dictionary: ZstdDictionary) throws -> (input: Int, output: Int) {
+        let compressor = try ZstdCompressor(dictionary: dictionary)
+        var input = 0
+        var output = 0
+        for index in 0..<50 {
+            let record = Self.record(index)
+            let frame = record.withUnsafeBytes { raw in compressor.compress(raw, minimumSaving: 1) { Data($0) } }
+            let kept = try #require(frame, "record \(index) did not compress")
+            #expect(kept.withUnsafeBytes { ZstdDictionary.contentSize(of: $0) } == record.count)
+            let back = try kept.withUnsafeBytes { try dictionary.decompress($0) }
+            #expect(Array(back) == record)
+            input += record.count
+            output += kept.count
+        }
+        return (input, output)
+    }
+
+    @Test("frames decompress to the exact input, with and without a dictionary; the dictionary makes them smaller")
+    func roundTrips() throws {
+        let plain = try roundTrip(try ZstdDictionary(bytes: []))
+        let primed = try roundTrip(try ZstdDictionary(bytes: Self.dictionary))
+        #expect(plain.output < plain.input)
+        #expect(primed.output * 2 < plain.output, "a dictionary holding the shared text halves the frames: \(primed) vs \(plain)")
+    }
+
+    @Test("input that would not save enough is left alone; body is not called")
+    func incompressible() throws {
+        let compressor = try ZstdCompressor(dictionary: try ZstdDictionary(bytes: []))
+        var generator = SystemRandomNumberGenerator()
+        let noise = (0..<200).map { _ in UInt8.random(in: 0...255, using: &generator) }
+        var called = false
+        let result: Int? = noise.withUnsafeBytes { raw in compressor.compress(raw, minimumSaving: 4) { called = true; return $0.count } }
+        #expect(result == nil)
+        #expect(!called)
+        let repeated = [UInt8](repeating: 7, count: 300)
+        let small = repeated.withUnsafeBytes { raw in compressor.compress(raw, minimumSaving: 4) { $0.count } }
+        #expect(try #require(small) < 30)
+    }
+
+    @Test("a damaged or foreign frame is refused with a reason, never decoded into wrong bytes")
+    func damagedFrames() throws {
+        let dictionary = try ZstdDictionary(bytes: Self.dictionary)
+        let compressor = try ZstdCompressor(dictionary: dictionary)
+        let record = Self.record(3)
+        let frame = try #require(record.withUnsafeBytes { raw in compressor.compress(raw, minimumSaving: 1) { Array($0) } })
+        // Without the dictionary it was compressed with, the frame cannot be read.
+        #expect(throws: ZstdError.self) { try frame.withUnsafeBytes { try ZstdDictionary(bytes: []).decompress($0) } }
+        // Cut short.
+        #expect(throws: ZstdError.self) { try frame.dropLast(3).withUnsafeBytes { try dictionary.decompress($0) } }
+        // A header that is not zstd's.
+        var garbled = frame
+        garbled[0] ^= 0xff
+        #expect(throws: ZstdError.self) { try garbled.withUnsafeBytes { try dictionary.decompress($0) } }
+        #expect(garbled.withUnsafeBytes { ZstdDictionary.contentSize(of: $0) } == nil)
+    }
+
+    @Test("decompression from many tasks at once shares the dictionary safely")
+    func concurrentReads() async throws {
+        let dictionary = try ZstdDictionary(bytes: Self.dictionary)
+        let compressor = try ZstdCompressor(dictionary: dictionary)
+        let frames = (0..<64).map { index in
+            Self.record(index).withUnsafeBytes { raw in compressor.compress(raw, minimumSaving: 1) { Data($0) }! }
+        }
+        let matches = try await withThrowingTaskGroup(of: Bool.self) { group in
+            for (index, frame) in frames.enumerated() {
+                group.addTask { try frame.withUnsafeBytes { try dictionary.decompress($0) } == Data(Self.record(index)) }
+            }
+            return try await group.reduce(0) { $0 + ($1 ? 1 : 0) }
+        }
+        #expect(matches == frames.count)
+    }
+}
