@@ -11,10 +11,12 @@ enum EnvelopeDecoder {
     /// Decodes `record` (the protobuf bytes after the stored value's header); `hash` is the header's hash.
     ///
     /// With `compressed`, the payload must be a zstd frame (field 13) with its dictionary's number (field 14),
-    /// found in `dictionaries`; it stays compressed until asked for (``RecordedEvent/payload``). Without, the
-    /// payload is field 12 and field 13 is refused.
+    /// found in `dictionaries`; it stays compressed until asked for (``RecordedEvent/payload``), or is
+    /// decompressed here straight from `record` with `decompress` (for a fold, which reads every payload: it
+    /// saves copying the frame). Without `compressed`, the payload is field 12 and field 13 is refused.
     static func decode(
-        _ record: UnsafeRawBufferPointer, hash: ChainDigest, compressed: Bool = false, dictionaries: PayloadDictionaries? = nil
+        _ record: UnsafeRawBufferPointer, hash: ChainDigest, compressed: Bool = false, dictionaries: PayloadDictionaries? = nil,
+        decompress: Bool = false
     ) throws(ProtoWireReader.Failure) -> RecordedEvent {
         var reader = ProtoWireReader(record)
         var id: UUID?
@@ -29,7 +31,7 @@ enum EnvelopeDecoder {
         var causationID = ""
         var actor = ""
         var payload = Data()
-        var frame: Data?
+        var frame: UnsafeRawBufferPointer?
         var dictionary: UInt64 = 0
         while let (field, wireType) = try reader.nextField() {
             switch (field, wireType) {
@@ -51,7 +53,7 @@ enum EnvelopeDecoder {
             case (10, 2): causationID = try reader.string("causation_id")
             case (11, 2): actor = try reader.string("actor")
             case (12, 2): payload = Data(try reader.lengthDelimited())
-            case (13, 2): frame = Data(try reader.lengthDelimited())
+            case (13, 2): frame = try reader.lengthDelimited()
             case (14, 0): dictionary = try reader.varint()
             default: try reader.skip(wireType: wireType, field: field)
             }
@@ -67,7 +69,15 @@ enum EnvelopeDecoder {
                 throw ProtoWireReader.Failure(
                     reason: "its payload was compressed with dictionary \(dictionary), which the store does not hold")
             }
-            stored = StoredPayload(frame: frame, dictionary: zstd)
+            if decompress {
+                do {
+                    stored = StoredPayload(try zstd.decompress(frame))
+                } catch {
+                    throw ProtoWireReader.Failure(reason: "its compressed payload is damaged: \(error.description)")
+                }
+            } else {
+                stored = StoredPayload(frame: Data(frame), dictionary: zstd)
+            }
         } else {
             guard frame == nil, dictionary == 0 else {
                 throw ProtoWireReader.Failure(reason: "a compressed payload (field 13 or 14) in a record of format byte 1")

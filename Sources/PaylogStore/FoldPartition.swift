@@ -78,7 +78,7 @@ final class FoldPartition<Projection: StreamFoldingProjection>: @unchecked Senda
                             let address = UInt(bitPattern: value.baseAddress)
                             low = min(low, address)
                             high = max(high, address + UInt(value.count))
-                            return try RecordCodec.decode(value, position: position, dictionaries: databases.payloads)
+                            return try RecordCodec.decode(value, position: position, dictionaries: databases.payloads, decompress: true)
                         }
                         guard let event else { break }
                         if try fold(event, &streams, &rows, ends, txn, databases) { folded += 1 }

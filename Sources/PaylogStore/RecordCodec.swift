@@ -199,9 +199,10 @@ enum RecordCodec {
         throw .corruptRecord(position: position, reason: "a compressed record without its payload's fields")
     }
 
-    /// Decodes a stored value read at `position`; a compressed payload stays compressed until asked for.
+    /// Decodes a stored value read at `position`; a compressed payload stays compressed until asked for, or is
+    /// decompressed at once with `decompress` (when every payload will be read, as by a fold).
     static func decode(
-        _ value: UnsafeRawBufferPointer, position: UInt64, dictionaries: PayloadDictionaries
+        _ value: UnsafeRawBufferPointer, position: UInt64, dictionaries: PayloadDictionaries, decompress: Bool = false
     ) throws(EventStoreError) -> RecordedEvent {
         guard value.count >= headerSize else {
             throw .corruptRecord(position: position, reason: "the value is \(value.count) bytes, shorter than its header")
@@ -214,7 +215,7 @@ enum RecordCodec {
             return try EnvelopeDecoder.decode(
                 UnsafeRawBufferPointer(rebasing: value[headerSize...]),
                 hash: ChainDigest(unchecked: UnsafeRawBufferPointer(rebasing: value[1..<headerSize])),
-                compressed: compressed, dictionaries: dictionaries)
+                compressed: compressed, dictionaries: dictionaries, decompress: decompress)
         } catch {
             throw .corruptRecord(position: position, reason: "the record does not decode: \(error.reason)")
         }

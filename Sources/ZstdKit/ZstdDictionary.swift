@@ -1,12 +1,22 @@
 import CLMDB
 import Foundation
-import Synchronization
+
+/// Each thread's zstd decompression context (zstd's ~100 KiB of tables), made on the thread's first
+/// decompression and freed when the thread ends. Any dictionary uses it: the dictionary is given per call.
+private let decompressionContextKey: pthread_key_t = {
+    var key = pthread_key_t()
+    let status = pthread_key_create(&key) { context in
+        if let context { ZSTD_freeDCtx(OpaquePointer(context)) }
+    }
+    precondition(status == 0, "pthread_key_create failed (\(status)): the process is out of thread-specific keys")
+    return key
+}()
 
 /// A zstd dictionary, prepared once for decompressing (and for compressing at one level), shared by every thread.
 ///
-/// Decompression borrows a context from a small pool, so any number of threads may call
-/// ``decompress(_:)`` at once without allocating zstd's ~100 KiB context per call. Compression is
-/// ``ZstdCompressor``'s job (one context per writer).
+/// Any number of threads may call ``decompress(_:)`` at once: each uses a decompression context of its own,
+/// made once per thread (not per call, and without a lock: a shared pool's lock cost a two-thread replay 4 % of
+/// its time). Compression is ``ZstdCompressor``'s job (one context per writer).
 public final class ZstdDictionary: Sendable {
     /// The dictionary's bytes, exactly as given (what a store keeps to decode its frames forever).
     public let bytes: [UInt8]
@@ -15,10 +25,8 @@ public final class ZstdDictionary: Sendable {
     /// zstd's prepared dictionaries; `nil` for the empty dictionary (frames compressed without one).
     private let compressionDictionary: Pointer?
     private let decompressionDictionary: Pointer?
-    /// Idle decompression contexts.
-    private let pool = Mutex<[Pointer]>([])
 
-    /// An opaque zstd object owned by this dictionary (never shared across threads without the pool's lock).
+    /// A prepared zstd dictionary: read-only once made, so zstd lets every thread use it at once.
     struct Pointer: @unchecked Sendable {
         let raw: OpaquePointer
     }
@@ -46,7 +54,6 @@ public final class ZstdDictionary: Sendable {
     }
 
     deinit {
-        for context in pool.withLock({ $0 }) { ZSTD_freeDCtx(context.raw) }
         if let compressionDictionary { ZSTD_freeCDict(compressionDictionary.raw) }
         if let decompressionDictionary { ZSTD_freeDDict(decompressionDictionary.raw) }
     }
@@ -71,12 +78,11 @@ public final class ZstdDictionary: Sendable {
         guard let size = ZstdDictionary.contentSize(of: frame) else {
             throw .damagedFrame(reason: "its header declares no content size")
         }
-        let context = try borrowContext()
-        defer { pool.withLock { $0.append(context) } }
+        let context = try ZstdDictionary.threadContext()
         var result = Data(count: size)
         let written = result.withUnsafeMutableBytes { output in
             ZSTD_decompress_usingDDict(
-                context.raw, output.baseAddress, output.count, frame.baseAddress, frame.count, decompressionDictionary?.raw)
+                context, output.baseAddress, output.count, frame.baseAddress, frame.count, decompressionDictionary?.raw)
         }
         if ZSTD_isError(written) != 0 { throw .damagedFrame(reason: ZstdError.message(written)) }
         guard written == size else {
@@ -85,9 +91,11 @@ public final class ZstdDictionary: Sendable {
         return result
     }
 
-    private func borrowContext() throws(ZstdError) -> Pointer {
-        if let idle = pool.withLock({ $0.popLast() }) { return idle }
+    /// The calling thread's decompression context.
+    private static func threadContext() throws(ZstdError) -> OpaquePointer {
+        if let existing = pthread_getspecific(decompressionContextKey) { return OpaquePointer(existing) }
         guard let context = ZSTD_createDCtx() else { throw .outOfMemory }
-        return Pointer(raw: context)
+        pthread_setspecific(decompressionContextKey, UnsafeRawPointer(context))
+        return context
     }
 }

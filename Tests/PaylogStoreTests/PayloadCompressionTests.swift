@@ -103,6 +103,26 @@ struct PayloadCompressionTests {
         #expect(try Self.record(try #require(try Self.storedValues(at: dir.path)[23])).payloadDictionary == 1)
     }
 
+    @Test("a rebuild folds compressed payloads (decompressed as they are read) into the view the appends left")
+    func rebuildReadsCompressedPayloads() async throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        let store = try EventStore(path: dir.path, projections: [TaggingProjection()], payloadDictionary: Self.first)
+        defer { store.close() }
+        for index in 0..<300 {
+            _ = try await store.append([Self.event(Self.evidence(index % 40))], to: "pay-\(index % 70)")
+        }
+        #expect(try store.read(from: 1, limit: 300).allSatisfy { $0.storedPayload.isCompressed })
+        try await store.rebuildProjections(chunk: 64, sortMemory: 4_096)
+        let check = try ProjectionRebuild.run(store)
+        #expect(check.events == 300 && check.differences.isEmpty, "\(check.differences.prefix(3))")
+        // The `tags` index is keyed by the payload bytes: the 40 distinct URLs, as appended.
+        let tags = try store.readViews { txn, databases in try txn.count(databases["tags"]) }
+        #expect(tags == 40)
+        let firstTag = try store.readViews { txn, databases in try txn.value(for: [UInt8](Self.evidence(0)), in: databases["tags"]) }
+        #expect(firstTag != nil)
+    }
+
     @Test("a store that holds no dictionary compresses nothing: every record as given, nothing added to meta")
     func noDictionaryNoCompression() async throws {
         let dir = TemporaryDirectory()
