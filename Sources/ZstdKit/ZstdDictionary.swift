@@ -63,6 +63,9 @@ public final class ZstdDictionary: Sendable {
         ZSTD_CCtx_refCDict(context, compressionDictionary?.raw)
     }
 
+    /// The most bytes one byte of a zstd frame can decompress to.
+    static let maximumExpansion = 32_768
+
     /// The size `frame` declares for its content, read from its header without decompressing it; `nil` when the
     /// header is damaged or declares none.
     public static func contentSize(of frame: UnsafeRawBufferPointer) -> Int? {
@@ -77,6 +80,11 @@ public final class ZstdDictionary: Sendable {
     public func decompress(_ frame: UnsafeRawBufferPointer) throws(ZstdError) -> Data {
         guard let size = ZstdDictionary.contentSize(of: frame) else {
             throw .damagedFrame(reason: "its header declares no content size")
+        }
+        // zstd cannot expand more than this: an RLE block of 4 bytes holds at most 128 KiB. A damaged header must
+        // not make us allocate what it claims.
+        guard size <= frame.count * ZstdDictionary.maximumExpansion else {
+            throw .damagedFrame(reason: "its header declares \(size) bytes, more than \(frame.count) bytes of zstd can hold")
         }
         let context = try ZstdDictionary.threadContext()
         var result = Data(count: size)

@@ -69,6 +69,19 @@ struct ZstdDictionaryTests {
         #expect(garbled.withUnsafeBytes { ZstdDictionary.contentSize(of: $0) } == nil)
     }
 
+    @Test("a header claiming more than its frame can hold is refused before anything is allocated")
+    func impossibleContentSize() throws {
+        // Magic, a header with an 8-byte content size of 2^40 (single segment), one empty last raw block.
+        let frame: [UInt8] = [0x28, 0xB5, 0x2F, 0xFD, 0xE0, 0, 0, 0, 0, 0, 1, 0, 0, 0x01, 0, 0]
+        #expect(frame.withUnsafeBytes { ZstdDictionary.contentSize(of: $0) } == 1 << 40)
+        #expect {
+            try frame.withUnsafeBytes { try ZstdDictionary(bytes: []).decompress($0) }
+        } throws: { error in
+            guard case .damagedFrame(let reason) = error as? ZstdError else { return false }
+            return reason.contains("declares 1099511627776 bytes")
+        }
+    }
+
     @Test("decompression from many tasks at once shares the dictionary safely")
     func concurrentReads() async throws {
         let dictionary = try ZstdDictionary(bytes: Self.dictionary)
