@@ -25,7 +25,8 @@ public final class EventStore: Sendable {
     ///     (or rebuilt, when their version changed) before `init` returns.
     ///   - payloadDictionary: a zstd dictionary (`zstd --train`) for compressing payloads. When the store does
     ///     not hold it yet, it is stored in the log (for good: the payloads compressed with it need it) and new
-    ///     payloads use it; with `nil`, new payloads use the newest dictionary the store holds, or none.
+    ///     payloads use it; with `nil`, new payloads use the newest dictionary the store holds, and a store that
+    ///     holds none stores payloads as given.
     public init(
         path: String, options: EnvironmentOptions = EnvironmentOptions(), projections: [any InlineProjection] = [],
         payloadDictionary: [UInt8]? = nil
