@@ -66,15 +66,18 @@ final class PayloadDictionaries: Sendable {
         var stored: [(number: UInt32, bytes: [UInt8])] = []
         try txn.withCursor(meta) { cursor in
             var found = try cursor.move(.atOrAfter, key: StoreKeys.payloadDictionaryPrefix)
+            // Keys sort by number (big-endian); stop at the first key past the prefix. A key of another length
+            // was not written by paylog and names no dictionary a record could refer to: it is passed over.
             while found {
-                let entry: (UInt32, [UInt8])? = cursor.withCurrent { key, value in
+                let prefixed = cursor.withCurrent { key, value -> Bool in
                     let prefix = StoreKeys.payloadDictionaryPrefix
-                    guard key.count == prefix.count + 4, key.starts(with: prefix) else { return nil }
-                    let number = key[prefix.count...].reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
-                    return (number, Array(value))
+                    guard key.starts(with: prefix) else { return false }
+                    if key.count == prefix.count + 4 {
+                        stored.append((key[prefix.count...].reduce(UInt32(0)) { $0 << 8 | UInt32($1) }, Array(value)))
+                    }
+                    return true
                 }
-                guard let entry else { break }
-                stored.append(entry)
+                guard prefixed else { break }
                 found = try cursor.move(.next)
             }
         }

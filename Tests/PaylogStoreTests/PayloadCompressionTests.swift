@@ -160,6 +160,23 @@ struct PayloadCompressionTests {
         #expect(try store.verifyChain().isIntact)
     }
 
+    @Test("a stray `payload-dictionary/` key of another length is passed over, and the dictionaries after it still load")
+    func strayDictionaryKey() async throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        let environment = try Environment(path: dir.path)
+        let meta = try environment.openDatabase("meta", create: true)
+        // Sorts before `payload-dictionary/` · 00 00 00 01.
+        try environment.write { txn in try txn.put([1], for: StoreKeys.payloadDictionaryPrefix + [0], in: meta) }
+        environment.close()
+        let store = try EventStore(path: dir.path, payloadDictionary: Self.first)
+        _ = try await store.append([Self.event(Self.evidence(1))], to: "pay")
+        store.close()
+        let reopened = try EventStore(path: dir.path)
+        defer { reopened.close() }
+        #expect(try reopened.read(from: 1, limit: 10).map { try $0.payload } == [Self.evidence(1)])
+    }
+
     @Test("hashes cover the payload as appended: canonical bytes, and an export imports with the same hashes under any dictionary")
     func hashesIndependentOfCompression() async throws {
         let dir = TemporaryDirectory()
