@@ -7,8 +7,8 @@ import LMDBKit
 ///   1-based global position in commit order.
 /// - Appends are atomic per call, checked against an ``ExpectedVersion``, idempotent by event id (durably,
 ///   across restarts), and acknowledged only once committed with fsync.
-/// - Every event carries SHA-256 over its stored record and the previous event's hash, so ``verifyChain(progress:)``
-///   detects any edited, removed or reordered byte.
+/// - Every event carries SHA-256 over its record (with the payload as appended, however it is stored) and the
+///   previous event's hash, so ``verifyChain(progress:)`` detects any edited, removed or reordered byte.
 /// - One writer thread performs every write (group commit); reads run concurrently from any task.
 ///
 /// Open one `EventStore` per directory per process and share it.
