@@ -172,9 +172,17 @@ enum RecordCodec {
             return chainHash(previous: previous, record: record)
         case StoreKeys.compressedRecordFormatByte:
             // The envelope fields come first; the payload's fields (13, 14) end the record.
-            let event = try decode(value, position: position, dictionaries: dictionaries)
-            let envelopeEnd = try envelopeLength(record, position: position)
-            let payload = try event.payload
+            let (envelopeEnd, frame, number) = try compressedParts(record, position: position)
+            guard number <= UInt64(UInt32.max), let dictionary = dictionaries.dictionary(UInt32(number)) else {
+                throw .corruptRecord(
+                    position: position, reason: "its payload was compressed with dictionary \(number), which the store does not hold")
+            }
+            let payload: Data
+            do {
+                payload = try dictionary.decompress(frame)
+            } catch {
+                throw .corruptRecord(position: position, reason: "its compressed payload is damaged: \(error.description)")
+            }
             return payload.withUnsafeBytes { payload in
                 chainHash(previous: previous, envelope: UnsafeRawBufferPointer(rebasing: record[..<envelopeEnd]), payload: payload)
             }
@@ -183,20 +191,33 @@ enum RecordCodec {
         }
     }
 
-    /// The length of a compressed record's leading envelope fields: where field 13 starts.
-    private static func envelopeLength(_ record: UnsafeRawBufferPointer, position: UInt64) throws(EventStoreError) -> Int {
+    /// A compressed record's parts, read in one walk of its fields: where its envelope fields end (field 13
+    /// starts), its frame and its dictionary's number.
+    private static func compressedParts(
+        _ record: UnsafeRawBufferPointer, position: UInt64
+    ) throws(EventStoreError) -> (envelopeEnd: Int, frame: UnsafeRawBufferPointer, dictionary: UInt64) {
         var reader = ProtoWireReader(record)
-        var start = 0
+        var envelopeEnd: Int?
+        var frame: UnsafeRawBufferPointer?
+        var dictionary: UInt64 = 0
         do {
-            while let (field, wireType) = try reader.nextField() {
-                if field >= 12 { return start }
-                try reader.skip(wireType: wireType, field: field)
-                start = reader.offset
+            while true {
+                let start = reader.offset
+                guard let (field, wireType) = try reader.nextField() else { break }
+                if field >= 12, envelopeEnd == nil { envelopeEnd = start }
+                switch (field, wireType) {
+                case (13, 2): frame = try reader.lengthDelimited()
+                case (14, 0): dictionary = try reader.varint()
+                default: try reader.skip(wireType: wireType, field: field)
+                }
             }
         } catch {
             throw .corruptRecord(position: position, reason: "the record does not decode: \(error.reason)")
         }
-        throw .corruptRecord(position: position, reason: "a compressed record without its payload's fields")
+        guard let envelopeEnd, let frame else {
+            throw .corruptRecord(position: position, reason: "a compressed record without its payload's fields")
+        }
+        return (envelopeEnd, frame, dictionary)
     }
 
     /// Decodes a stored value read at `position`; a compressed payload stays compressed until asked for, or is
