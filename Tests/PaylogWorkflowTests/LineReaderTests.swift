@@ -1,0 +1,60 @@
+import Foundation
+import Testing
+import TestSupport
+
+@testable import PaylogWorkflow
+
+/// The file reader behind `paylog ingest`, `reconcile` and `import-log`.
+@Suite("Line reader")
+struct LineReaderTests {
+    /// Writes `text` to a file in a fresh directory and reads it back line by line.
+    static func lines(of text: String) throws -> [String] {
+        let directory = TemporaryDirectory("paylog-lines")
+        defer { directory.remove() }
+        let path = directory.path + "/input.jsonl"
+        try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+        return Array(try LineReader(path: path))
+    }
+
+    @Test("lines come without their line feed, the last one with or without it")
+    func withoutLineFeeds() throws {
+        #expect(try Self.lines(of: "{\"a\":1}\n{\"b\":2}\n") == ["{\"a\":1}", "{\"b\":2}"])
+        #expect(try Self.lines(of: "{\"a\":1}\n{\"b\":2}") == ["{\"a\":1}", "{\"b\":2}"])
+        #expect(try Self.lines(of: "one\n\n\nfour\n") == ["one", "", "", "four"])
+        #expect(try Self.lines(of: "") == [])
+    }
+
+    @Test("a carriage return and other bytes stay in the line; only the line feed goes")
+    func carriageReturnKept() throws {
+        #expect(try Self.lines(of: "x\r\n y \n\u{00A0}z\u{00A0}\n") == ["x\r", " y ", "\u{00A0}z\u{00A0}"])
+    }
+
+    @Test("lines longer than any earlier one are read whole (the buffer grows and is reused)")
+    func longLines() throws {
+        let long = String(repeating: "é", count: 70_000)
+        let short = "s"
+        #expect(try Self.lines(of: [short, long, short, long + long].joined(separator: "\n")) == [short, long, short, long + long])
+    }
+
+    @Test("a file that does not exist is a clear error naming it")
+    func missingFile() {
+        #expect {
+            _ = try LineReader(path: "/nonexistent/paylog/input.jsonl")
+        } throws: { error in
+            guard case WorkflowError.unreadable(let message) = error else { return false }
+            return message.contains("/nonexistent/paylog/input.jsonl")
+        }
+    }
+
+    @Test("a read past the end stays at the end")
+    func pastTheEnd() throws {
+        let directory = TemporaryDirectory("paylog-lines")
+        defer { directory.remove() }
+        let path = directory.path + "/input.jsonl"
+        try Data("only\n".utf8).write(to: URL(fileURLWithPath: path))
+        var reader = try LineReader(path: path)
+        #expect(reader.next() == "only")
+        #expect(reader.next() == nil)
+        #expect(reader.next() == nil)
+    }
+}
