@@ -15,6 +15,14 @@ public protocol InlineProjection: Sendable {
     var databaseNames: [String] { get }
     /// Applies one event to the view. Throwing fails the append that carried the event.
     func apply(_ event: RecordedEvent, in txn: borrowing Transaction, databases: ProjectionDatabases) throws
+    /// Applies one event to the live view like ``apply(_:in:databases:)-(RecordedEvent,_,_)``, given what the
+    /// appender already worked out in memory (``WriteSession/append(_:to:expecting:decided:)``): a projection that
+    /// recognises it may skip decoding the payload and reading its state back, provided the view ends exactly as
+    /// ``apply(_:in:databases:)-(RecordedEvent,_,_)`` would leave it. The default ignores `decided`. Used only
+    /// for the live view; a view being rebuilt gets the plain call.
+    func apply(
+        _ event: RecordedEvent, decided: any Sendable, in txn: borrowing Transaction, databases: ProjectionDatabases
+    ) throws
     /// Applies consecutive events in log order, leaving the view exactly as applying each in turn would.
     /// Rebuilds call this with large chunks, so a projection can keep the state a chunk touches in memory and
     /// write each key once; the default applies them one by one.
@@ -22,6 +30,13 @@ public protocol InlineProjection: Sendable {
 }
 
 extension InlineProjection {
+    /// Applies `event` as if nothing were known of it: ``apply(_:in:databases:)-(RecordedEvent,_,_)``.
+    public func apply(
+        _ event: RecordedEvent, decided: any Sendable, in txn: borrowing Transaction, databases: ProjectionDatabases
+    ) throws {
+        try apply(event, in: txn, databases: databases)
+    }
+
     /// Applies each event in turn.
     public func apply(_ events: [RecordedEvent], in txn: borrowing Transaction, databases: ProjectionDatabases) throws {
         for event in events { try apply(event, in: txn, databases: databases) }

@@ -61,8 +61,13 @@ public final class WriteSession {
 
     /// Appends like ``EventStore/append(_:to:expecting:)``, with the same checks and idempotency, but inside
     /// this session's transaction: durable once ``EventStore/withWriteSession(_:)`` returns.
+    ///
+    /// - Parameter decided: what the caller already worked out in memory about these events (say, their decoded
+    ///   form and the state they apply to), handed with each event to every inline projection's live view
+    ///   (``InlineProjection/apply(_:decided:in:databases:)``), which may then skip decoding it again. It is
+    ///   the caller's word: it must describe exactly `events` and the views as this session holds them.
     public func append(
-        _ events: [NewEvent], to streamID: String, expecting expected: ExpectedVersion = .any
+        _ events: [NewEvent], to streamID: String, expecting expected: ExpectedVersion = .any, decided: (any Sendable)? = nil
     ) throws(EventStoreError) -> AppendResult {
         precondition(isOpen, "a WriteSession was used after its withWriteSession call returned")
         let ordinal = appendCalls
@@ -71,7 +76,8 @@ public final class WriteSession {
         // Once poisoned, this run will be thrown away: write nothing more.
         if let lateFailure { throw lateFailure.error }
         let request = try EventStore.validated(events, to: streamID, expecting: expected)
-        let append = AppendRequest(streamID: request.streamID, events: request.events, expected: request.expected) { _ in }
+        let append = AppendRequest(
+            streamID: request.streamID, events: request.events, expected: request.expected, decided: decided) { _ in }
         let plan: AppendPlan
         do {
             plan = try Writer.plan(append, in: transaction.pointee, databases: databases)

@@ -241,7 +241,7 @@ final class Writer: @unchecked Sendable {
             if !databases.projections.isEmpty {
                 let recorded = RecordedEvent(
                     event, streamID: streamID, version: version, position: position, recordedAt: recordedAt, hash: hash)
-                try applyProjections(recorded, in: txn, databases: databases)
+                try applyProjections(recorded, decided: request.decided, in: txn, databases: databases)
             }
         }
         try putVersions(
@@ -347,10 +347,14 @@ final class Writer: @unchecked Sendable {
     /// Applies `event` to every inline projection's live view and advances its checkpoint; also to a green view
     /// being rebuilt when that has caught up to just before `event` (otherwise its catch-up will reach it).
     /// A projection's own errors become ``EventStoreError/projectionRefused(projection:eventID:reason:)``.
-    static func applyProjections(_ event: RecordedEvent, in txn: borrowing Transaction, databases: StoreDatabases) throws {
+    /// `decided`: the appender's in-memory form of the append, for the live views (see
+    /// ``InlineProjection/apply(_:decided:in:databases:)``).
+    static func applyProjections(
+        _ event: RecordedEvent, decided: (any Sendable)? = nil, in txn: borrowing Transaction, databases: StoreDatabases
+    ) throws {
         for projection in databases.projections {
             do {
-                try applyProjection(projection, event, in: txn, databases: databases)
+                try applyProjection(projection, event, decided: decided, in: txn, databases: databases)
             } catch let error as LMDBError {
                 throw error
             } catch let error as EventStoreError {
@@ -362,11 +366,17 @@ final class Writer: @unchecked Sendable {
     }
 
     private static func applyProjection(
-        _ projection: any InlineProjection, _ event: RecordedEvent, in txn: borrowing Transaction, databases: StoreDatabases
+        _ projection: any InlineProjection, _ event: RecordedEvent, decided: (any Sendable)?, in txn: borrowing Transaction,
+        databases: StoreDatabases
     ) throws {
         let (active, green) = databases.views.sets(of: projection.name)
         if let active {
-            try projection.apply(event, in: txn, databases: ProjectionDatabases(byName: active.databases))
+            let view = ProjectionDatabases(byName: active.databases)
+            if let decided {
+                try projection.apply(event, decided: decided, in: txn, databases: view)
+            } else {
+                try projection.apply(event, in: txn, databases: view)
+            }
             try ProjectionCheckpoint(version: projection.version, position: event.position, generation: active.generation)
                 .save(projection.name, txn, databases.meta)
         }

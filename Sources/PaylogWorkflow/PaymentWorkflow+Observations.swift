@@ -30,9 +30,10 @@ extension PaymentWorkflow {
         switch plan {
         case .done(let outcome):
             return outcome.eventsAppended
-        case .append(let newEvents, let expected, let events, _):
+        case .append(let newEvents, let expected, let events, let current):
             do {
-                let result = try session.append(newEvents, to: payment, expecting: expected)
+                let result = try session.append(
+                    newEvents, to: payment, expecting: expected, decided: DecidedAppend(events: events, current: current))
                 return result.wasAlreadyRecorded ? 0 : events.count
             } catch {
                 throw .store(error)

@@ -70,7 +70,8 @@ public struct PaymentWorkflow: Sendable {
             return outcome
         case .append(let newEvents, let expected, let events, let current):
             do {
-                let result = try session.append(newEvents, to: paymentID, expecting: expected)
+                let result = try session.append(
+                    newEvents, to: paymentID, expecting: expected, decided: DecidedAppend(events: events, current: current))
                 return PaymentWorkflow.outcome(of: result, paymentID, events: events, current: current, reading: reading)
             } catch {
                 throw .store(error)
@@ -93,7 +94,8 @@ public struct PaymentWorkflow: Sendable {
             throw .store(.corruptRecord(position: 0, reason: "the status view does not decode: \(error)"))
         }
         // An observation already recorded is recognised by its first event id before deciding again.
-        if let existing = try? reading.event(id: PaymentWorkflow.eventID(identity, index: 0)), existing.streamID == paymentID,
+        let firstID = PaymentWorkflow.eventID(identity, index: 0)
+        if let existing = try? reading.event(id: firstID), existing.streamID == paymentID,
             let current
         {
             return .done(RecordOutcome(paymentID: paymentID, eventsAppended: 0, wasAlreadyRecorded: true, payment: current))
@@ -110,7 +112,7 @@ public struct PaymentWorkflow: Sendable {
         do {
             let newEvents = try events.enumerated().map { index, event in
                 try EventCodec.encode(
-                    event, id: PaymentWorkflow.eventID(identity, index: index), observedAt: observedAt,
+                    event, id: index == 0 ? firstID : PaymentWorkflow.eventID(identity, index: index), observedAt: observedAt,
                     correlationID: correlationID, actor: actor)
             }
             return .append(newEvents: newEvents, expected: version == 0 ? .noStream : .exact(version), events: events, current: current)

@@ -40,6 +40,23 @@ public struct PaymentsProjection: StreamFoldingProjection {
         }
     }
 
+    /// Applies one event given the workflow's ``DecidedAppend``: the decided event and the payment as the view
+    /// holds it, so neither the payload nor the stored payment is decoded; the view ends exactly as
+    /// ``apply(_:in:databases:)-(RecordedEvent,_,_)`` leaves it. Anything else is applied as usual.
+    public func apply(
+        _ event: RecordedEvent, decided: any Sendable, in txn: borrowing Transaction, databases: ProjectionDatabases
+    ) throws {
+        guard let decided = decided as? DecidedAppend, let paymentEvent = decided.take(event) else {
+            return try apply(event, in: txn, databases: databases)
+        }
+        Payment.evolve(&decided.payment, recorded: event, decoded: paymentEvent)
+        let key = Array(event.streamID.utf8)
+        try txn.put(PaymentCodec.encode(decided.payment!), for: key, in: databases["payments"])
+        for route in PaymentsProjection.routes(of: paymentEvent) {
+            try txn.put(key, for: Array(route.utf8), in: databases["routes"])
+        }
+    }
+
     /// Applies a chunk of events: each payment the chunk touches is loaded once, evolved in memory through all
     /// its events, and written once; routes are written once each, the last event's target winning as it would
     /// one event at a time.

@@ -83,6 +83,51 @@ struct IngestBatchTests {
         #expect(results[1].0.rejected == 0 && results[1].0.accepted == lines.count)
     }
 
+    /// Every row of the status view's databases, as `database key → value` in key order.
+    private static func view(_ store: EventStore) throws -> [String] {
+        try store.readViews { txn, databases in
+            var rows: [String] = []
+            for name in PaymentsProjection().databaseNames {
+                try txn.withCursor(databases[name]) { cursor in
+                    var found = try cursor.move(.first)
+                    while found {
+                        let (key, value) = cursor.current()
+                        rows.append("\(name) \(String(decoding: key, as: UTF8.self)) → \(value.map { String($0, radix: 16) }.joined())")
+                        found = try cursor.move(.next)
+                    }
+                }
+            }
+            return rows
+        }
+    }
+
+    @Test("the status view a batched ingest leaves (each append handing the view its decided events) is byte for byte the one appends through the queue leave, and the one the log rebuilds to")
+    func decidedEventsLeaveTheSameView() async throws {
+        var lines = try DemoDay(payments: 120, seed: 21).plan().lines
+        // Duplicates (already recorded), and a line that appends nothing new after its payment failed.
+        lines += lines.prefix(40)
+        var views: [[String]] = []
+        for batched in [false, true] {
+            let dir = TemporaryDirectory()
+            defer { dir.remove() }
+            let store = try PaymentWorkflow.openStore(at: dir.path)
+            let workflow = PaymentWorkflow(store: store, actor: "t")
+            var report = IngestReport()
+            if batched {
+                report = await workflow.ingest(lines: lines, batchSize: 64)
+            } else {
+                for (index, line) in lines.enumerated() { await workflow.ingest(line: line, number: index + 1, into: &report) }
+            }
+            #expect(report.rejected == 0 && report.eventsAppended > 300)
+            views.append(try Self.view(store))
+            let rebuilt = try ProjectionRebuild.run(store)
+            #expect(rebuilt.differenceCount == 0, "\(rebuilt.differences.prefix(3))")
+            store.close()
+        }
+        #expect(views[0].count > 200)
+        #expect(views[0] == views[1])
+    }
+
     @Test("a batch commits once: ingesting a file takes a handful of group commits, and again appends nothing")
     func fewCommitsAndIdempotent() async throws {
         let dir = TemporaryDirectory()
