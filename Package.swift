@@ -115,7 +115,7 @@ let package = Package(
         .testTarget(
             name: "PaylogProvidersTests",
             dependencies: [
-                "PaylogProviders", "PaylogDomain",
+                "PaylogProviders", "PaylogDomain", "TestSupport",
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]
         ),
