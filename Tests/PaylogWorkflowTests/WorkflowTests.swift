@@ -41,6 +41,28 @@ struct WorkflowTests {
         store.close()
     }
 
+    @Test("inside one write session, each observation's outcome is its payment after it, also for a payment recorded earlier in the session")
+    func sessionOutcomesAreCurrent() async throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        let store = try PaymentWorkflow.openStore(at: dir.path)
+        defer { store.close() }
+        let workflow = PaymentWorkflow(store: store, actor: "t")
+        let observations = try DemoDay(payments: 6, seed: 5).plan().lines.map { try Observation.parse($0) }
+        let outcomes = try await store.withWriteSession { session in
+            try observations.map { observation in
+                let outcome = try workflow.record(observation, in: session)
+                return (outcome.paymentID, outcome.payment.version, outcome.eventsAppended)
+            }
+        }
+        var appended: [String: UInt64] = [:]
+        for (payment, version, events) in outcomes {
+            appended[payment, default: 0] += UInt64(events)
+            #expect(version == appended[payment], "\(payment)")
+        }
+        #expect(outcomes.count > 12 && appended.values.allSatisfy { $0 >= 2 })
+    }
+
     @Test("the status view is rebuilt from the log when it is missing (exactly once, from the checkpoint)")
     func viewCatchUp() async throws {
         let dir = TemporaryDirectory()
