@@ -17,9 +17,11 @@ extension BenchRunner {
         let workflow = PaymentWorkflow(store: store, actor: "bench")
         let timed = TimedLines(lines)
         let memory = MemoryPeakSampler()
+        let writerBefore = store.writerStatistics.writerCPUSeconds
         let start = Stopwatch.now()
         let report = await workflow.ingest(lines: timed)
         let end = Stopwatch.now()
+        let writerSeconds = store.writerStatistics.writerCPUSeconds - writerBefore
         let peaks = memory.stop()
         guard report.rejected == 0 else {
             store.close()
@@ -49,6 +51,9 @@ extension BenchRunner {
             details: [
                 "lines": Double(lines.count), "lines_per_s": Double(lines.count) / seconds,
                 "input_bytes_per_event": Double(inputBytes) / Double(max(events, 1)),
+                // The writer thread's CPU time per event: next to 1e6 / events_per_s, it says how much of the
+                // time the writer was the limit.
+                "writer_cpu_us_per_event": writerSeconds * 1e6 / Double(max(events, 1)),
             ])
     }
 }

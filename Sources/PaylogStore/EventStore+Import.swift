@@ -43,7 +43,7 @@ extension EventStore {
                     head = ChainHead(position: event.position, hash: hash)
                     try Writer.applyProjections(event, in: txn, databases: databases)
                 }
-                try head.save(txn, databases)
+                try Writer.saveHead(head, in: txn, databases: databases)
             }
         }
     }

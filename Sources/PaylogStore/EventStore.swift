@@ -143,7 +143,9 @@ public final class EventStore: Sendable {
                             let result = Result { try body(session) }
                             // A poisoned run holds part of an append's writes: abort it, whatever the body did.
                             if let late = session.lateFailure { throw late }
-                            return try result.get()
+                            let value = try result.get()
+                            try session.finish()
+                            return value
                         }
                     }
                 } catch let late as LateAppendFailure {

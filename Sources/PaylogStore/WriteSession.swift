@@ -45,6 +45,13 @@ public final class WriteSession {
     /// Ends the session: later calls trap, since the transaction is gone.
     func close() { isOpen = false }
 
+    /// Saves what the session's appends leave at the end of the transaction: the chain head and the live views'
+    /// checkpoints (``Writer/saveHead(_:in:databases:)``). Called once, before the commit.
+    func finish() throws {
+        precondition(isOpen, "a WriteSession was finished after its withWriteSession call returned")
+        try Writer.saveHead(head, in: transaction.pointee, databases: databases)
+    }
+
     /// Runs `body` with the transaction and the live views, seeing this session's own appends.
     public func readViews<R>(_ body: (borrowing Transaction, ProjectionDatabases) throws -> R) throws -> R {
         precondition(isOpen, "a WriteSession was used after its withWriteSession call returned")
