@@ -28,8 +28,14 @@ public enum EventCodec {
         return options
     }()
 
-    /// The payload bytes of `event`.
+    /// The payload bytes of `event`, written field by field (``EventPayloadEncoder``).
     public static func payload(_ event: PaymentEvent) throws -> Data {
+        EventPayloadEncoder.payload(event)
+    }
+
+    /// The payload bytes of `event` through SwiftProtobuf's generated messages: the reference
+    /// ``EventPayloadEncoder`` is held to, byte for byte, by the tests.
+    static func referencePayload(_ event: PaymentEvent) throws -> Data {
         switch event {
         case .requested(let e):
             var m = Paylog_Events_V1_Requested()
