@@ -30,6 +30,10 @@ public final class WriteSession {
     private(set) var lateFailure: LateAppendFailure?
     /// Events appended through this session so far.
     public private(set) var eventsAppended = 0
+    /// The last id ``event(id:)`` found absent, until the next append: the append of an event with that id then
+    /// skips looking it up again (the workflow checks each observation's first event id before deciding, and the
+    /// `ids` index is the largest randomly keyed tree the writer reads).
+    private var absentID: UUID?
 
     init(
         _ transaction: UnsafePointer<Transaction>, databases: StoreDatabases, failedLate: [Int: EventStoreError] = [:]
@@ -62,7 +66,10 @@ public final class WriteSession {
     public func event(id: UUID) throws -> RecordedEvent? {
         precondition(isOpen, "a WriteSession was used after its withWriteSession call returned")
         let txn = transaction
-        guard let position = try txn.pointee.value(for: StoreKeys.eventID(id), in: databases.ids) else { return nil }
+        guard let position = try txn.pointee.value(for: StoreKeys.eventID(id), in: databases.ids) else {
+            absentID = id
+            return nil
+        }
         return try EventStore.event(at: StoreKeys.readUInt64(position), in: txn.pointee, databases)
     }
 
@@ -79,6 +86,9 @@ public final class WriteSession {
         precondition(isOpen, "a WriteSession was used after its withWriteSession call returned")
         let ordinal = appendCalls
         appendCalls += 1
+        // Any append may store the id looked up before it: only the next append may rely on its absence.
+        let knownAbsent = absentID
+        absentID = nil
         if let error = failedLate[ordinal] { throw error }
         // Once poisoned, this run will be thrown away: write nothing more.
         if let lateFailure { throw lateFailure.error }
@@ -87,7 +97,7 @@ public final class WriteSession {
             streamID: request.streamID, events: request.events, expected: request.expected, decided: decided) { _ in }
         let plan: AppendPlan
         do {
-            plan = try Writer.plan(append, in: transaction.pointee, databases: databases)
+            plan = try Writer.plan(append, in: transaction.pointee, databases: databases, knownAbsent: knownAbsent)
         } catch {
             throw .wrapping(error)
         }

@@ -211,11 +211,16 @@ final class Writer: @unchecked Sendable {
 
     /// The checks of an append, which write nothing: idempotency (ids already stored with the same content
     /// return the original positions) and optimistic concurrency.
-    static func plan(_ request: AppendRequest, in txn: borrowing Transaction, databases: StoreDatabases) throws -> AppendPlan {
+    ///
+    /// `knownAbsent`: an id the caller looked up in this transaction, found absent, and has written nothing since
+    /// (``WriteSession``), so it is not looked up again.
+    static func plan(
+        _ request: AppendRequest, in txn: borrowing Transaction, databases: StoreDatabases, knownAbsent: UUID? = nil
+    ) throws -> AppendPlan {
         let streamID = request.streamID
         var storedPositions: [UInt64] = []
         var firstKnown: UUID?
-        for event in request.events {
+        for event in request.events where event.id != knownAbsent {
             let stored = try withUnsafeBytes(of: event.id.uuid) { key in
                 try txn.withValue(forKeyBytes: key, in: databases.ids) { $0.map { StoreKeys.readUInt64($0) } }
             }
@@ -225,6 +230,7 @@ final class Writer: @unchecked Sendable {
             }
         }
         if let firstKnown {
+            // (An id known to be absent is not in `storedPositions`: such an append is a conflict.)
             guard storedPositions.count == request.events.count else {
                 throw EventStoreError.idempotencyConflict(
                     eventID: firstKnown,

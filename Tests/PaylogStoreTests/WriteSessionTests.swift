@@ -46,6 +46,23 @@ struct WriteSessionTests {
         #expect(try store.verifyChain().isIntact)
     }
 
+    @Test("an id found absent is trusted by the next append only: a later append of the same id is still recognised")
+    func absentIDTrustedOnce() async throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        let store = try EventStore(path: dir.path)
+        defer { store.close() }
+        let event = StoreFixtures.event()
+        let outcome = try await store.withWriteSession { session -> [String] in
+            let before = try session.event(id: event.id)
+            let first = try session.append([event], to: "pay-1", expecting: .noStream)
+            let again = try session.append([event], to: "pay-1", expecting: .any)
+            return ["\(before == nil)", "\(first.positions)", "\(again.wasAlreadyRecorded) \(again.positions)"]
+        }
+        #expect(outcome == ["true", "1...1", "true 1...1"])
+        #expect(try store.lastPosition() == 1)
+    }
+
     @Test("an append a projection refuses after it began writing fails alone, as if it had never written")
     func lateFailureLeavesNoTrace() async throws {
         let dir = TemporaryDirectory()
