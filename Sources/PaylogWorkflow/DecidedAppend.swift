@@ -25,6 +25,9 @@ final class DecidedAppend: @unchecked Sendable {
         nextVersion = (current?.version ?? 0) + 1
     }
 
+    /// Whether the view took every event of the append from here, so that ``payment`` is what it now holds.
+    var tookEveryEvent: Bool { index == events.count }
+
     /// The decided form of `event`, when it is the next event of this append (same version, same type); nil
     /// otherwise, and the view then decodes it as usual.
     func take(_ event: RecordedEvent) -> PaymentEvent? {

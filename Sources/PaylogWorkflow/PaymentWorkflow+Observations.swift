@@ -31,13 +31,8 @@ extension PaymentWorkflow {
         case .done(let outcome):
             return outcome.eventsAppended
         case .append(let newEvents, let expected, let events, let current):
-            do {
-                let result = try session.append(
-                    newEvents, to: payment, expecting: expected, decided: DecidedAppend(events: events, current: current))
-                return result.wasAlreadyRecorded ? 0 : events.count
-            } catch {
-                throw .store(error)
-            }
+            let (result, _) = try append(newEvents, decided: events, to: payment, expecting: expected, current: current, in: session)
+            return result.wasAlreadyRecorded ? 0 : events.count
         }
     }
 

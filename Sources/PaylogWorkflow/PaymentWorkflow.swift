@@ -69,15 +69,15 @@ public struct PaymentWorkflow: Sendable {
         case .done(let outcome):
             return outcome
         case .append(let newEvents, let expected, let events, let current):
-            do {
-                let result = try session.append(
-                    newEvents, to: paymentID, expecting: expected, decided: DecidedAppend(events: events, current: current))
-                // A new reading: the one that decided remembers the payment as it was before the append.
-                return PaymentWorkflow.outcome(
-                    of: result, paymentID, events: events, current: current, reading: SessionReading(session: session))
-            } catch {
-                throw .store(error)
+            let (result, decided) = try append(
+                newEvents, decided: events, to: paymentID, expecting: expected, current: current, in: session)
+            // The view took the decided events: the payment it now holds is the one evolved with them.
+            if !result.wasAlreadyRecorded, decided.tookEveryEvent, let payment = decided.payment {
+                return RecordOutcome(paymentID: paymentID, eventsAppended: events.count, wasAlreadyRecorded: false, payment: payment)
             }
+            // Otherwise read it back, with a new reading: the one that decided remembers the payment from before.
+            return PaymentWorkflow.outcome(
+                of: result, paymentID, events: events, current: current, reading: SessionReading(session: session))
         }
     }
 
