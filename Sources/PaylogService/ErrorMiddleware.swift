@@ -3,9 +3,13 @@ import Logging
 
 /// Turns every error into paylog's JSON error shape. Errors that are not the client's (anything but a
 /// ``ServiceError`` or Hummingbird's own 4xx) are logged in full and answered with a bare 500 that carries a
-/// request id to quote, never a stack trace or an internal path.
+/// request id to quote, never a stack trace or an internal path. A path that no route serves is a 404; a path
+/// served only with other methods is a 405 naming them in `Allow` (``RouteTable``).
 struct ErrorMiddleware: RouterMiddleware {
     typealias Context = PaylogRequestContext
+
+    /// The service's routes, to tell 404 from 405.
+    let routes: RouteTable
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         do {
@@ -13,6 +17,15 @@ struct ErrorMiddleware: RouterMiddleware {
         } catch let error as ServiceError {
             return try error.response(from: request, context: context)
         } catch let error as HTTPError where error.status.code < 500 {
+            let allowed = routes.methods(for: request.uri.path)
+            if error.status == .notFound, !allowed.isEmpty, !allowed.contains(request.method) {
+                let names = allowed.map(\.rawValue).joined(separator: ", ")
+                var refusal = ServiceError(
+                    .methodNotAllowed, code: "method_not_allowed",
+                    "\(request.method) is not served on \(request.uri.path); use \(names). See Docs/http-api.md.")
+                refusal.headers[.allow] = names
+                return try refusal.response(from: request, context: context)
+            }
             let code = switch error.status.code {
             case 404: "not_found"
             case 405: "method_not_allowed"

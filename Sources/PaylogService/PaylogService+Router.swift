@@ -4,34 +4,43 @@ import PaylogPresentation
 
 extension PaylogService {
     /// Every route, with the middleware in order: metrics (outermost, sees the final status), error shaping,
-    /// authentication.
+    /// authentication. A path served only with other methods is answered 405 with `Allow`.
     public func router() -> Router<PaylogRequestContext> {
+        typealias Handler = @Sendable (Request, PaylogRequestContext) async throws -> Response
+        let routes: [(method: HTTPRequest.Method, path: String, handler: Handler)] = [
+            (.get, "/health", { _, _ in try Answer(.ok, ["status": "ok"]).response() }),
+            (.get, "/ready", { _, _ in try self.ready().response() }),
+            (.get, "/metrics", { _, _ in
+                var headers = HTTPFields()
+                headers[.contentType] = "text/plain; version=0.0.4; charset=utf-8"
+                return Response(
+                    status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(string: self.metrics.exposition(store: self.store))))
+            }),
+            (.post, "/v1/payments", { request, context in try await self.createPayment(request, context) }),
+            (.post, "/v1/payments/:id/app-switch", { request, context in try await self.appSwitch(request, context) }),
+            (.post, "/v1/payments/:id/callbacks", { request, context in try await self.callback(request, context) }),
+            (.post, "/v1/observations", { request, context in try await self.observations(request, context, defaultKind: nil) }),
+            (.post, "/v1/reconciliations", { request, context in
+                try await self.observations(request, context, defaultKind: "reconcile")
+            }),
+            (.get, "/v1/callbacks/square", { request, context in try await self.squareWebCallback(request, context) }),
+            (.get, "/v1/payments", { request, context in try self.listPayments(request, context).response() }),
+            (.get, "/v1/payments/:id", { request, context in try self.payment(request, context).response() }),
+            (.get, "/v1/payments/:id/audit", { request, context in try self.audit(request, context).response() }),
+            (.get, "/v1/payments/:id/replay", { request, context in try self.replay(request, context).response() }),
+            (.get, "/v1/analytics", { request, context in try self.analytics(request, context).response() }),
+            (.get, "/v1/findings", { request, context in try self.findings(request, context).response() }),
+        ]
+        // The table lets the error middleware answer 405 (with `Allow`) for a known path asked with a method it is
+        // not served with, and 404 only for paths no route serves.
+        var table = RouteTable()
+        for route in routes { table.add(route.method, route.path) }
         let router = Router(context: PaylogRequestContext.self)
+        // Middleware before the routes (a route is built with the middleware added before it).
         router.add(middleware: RequestMetricsMiddleware(metrics: metrics))
-        router.add(middleware: ErrorMiddleware())
+        router.add(middleware: ErrorMiddleware(routes: table))
         router.add(middleware: AuthenticationMiddleware(keys: keys))
-
-        router.get("/health") { _, _ in try Answer(.ok, ["status": "ok"]).response() }
-        router.get("/ready") { _, _ in try self.ready().response() }
-        router.get("/metrics") { _, _ in
-            var headers = HTTPFields()
-            headers[.contentType] = "text/plain; version=0.0.4; charset=utf-8"
-            return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(string: self.metrics.exposition(store: self.store))))
-        }
-
-        let v1 = router.group("v1")
-        v1.post("payments") { request, context in try await self.createPayment(request, context) }
-        v1.post("payments/:id/app-switch") { request, context in try await self.appSwitch(request, context) }
-        v1.post("payments/:id/callbacks") { request, context in try await self.callback(request, context) }
-        v1.post("observations") { request, context in try await self.observations(request, context, defaultKind: nil) }
-        v1.post("reconciliations") { request, context in try await self.observations(request, context, defaultKind: "reconcile") }
-        v1.get("callbacks/square") { request, context in try await self.squareWebCallback(request, context) }
-        v1.get("payments") { request, context in try self.listPayments(request, context).response() }
-        v1.get("payments/:id") { request, context in try self.payment(request, context).response() }
-        v1.get("payments/:id/audit") { request, context in try self.audit(request, context).response() }
-        v1.get("payments/:id/replay") { request, context in try self.replay(request, context).response() }
-        v1.get("analytics") { request, context in try self.analytics(request, context).response() }
-        v1.get("findings") { request, context in try self.findings(request, context).response() }
+        for route in routes { router.on(RouterPath(route.path), method: route.method, use: route.handler) }
         return router
     }
 

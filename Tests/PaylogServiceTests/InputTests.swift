@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 import Testing
 
 @Suite("HTTP: bad input")
@@ -66,10 +67,35 @@ struct InputTests {
             #expect(missing.status == 404)
             #expect(missing.errorCode == "not_found")
             let wrongMethod = try await client.send(.delete, "/v1/payments", key: "read")
-            #expect(wrongMethod.status == 404 || wrongMethod.status == 405)
+            #expect(wrongMethod.status == 405)
             for reply in [missing, wrongMethod] {
                 #expect(!reply.body.contains(harness.directory.path) && !reply.body.contains(".swift"))
             }
+        }
+    }
+
+    @Test("a known path asked with a method it is not served with is a JSON 405 whose Allow header lists the methods it is served with; an unknown path stays 404")
+    func methodNotAllowed() async throws {
+        let harness = try ServiceHarness()
+        try await harness.run { client in
+            for (method, uri, allowed) in [
+                (HTTPRequest.Method.delete, "/v1/payments", "POST, GET"), (.put, "/health", "GET"), (.get, "/v1/observations", "POST"),
+                (.delete, "/v1/payments/pay-1", "GET"), (.get, "/v1/payments/pay-1/callbacks", "POST"),
+                (.post, "/v1/payments/pay-1/audit", "GET"), (.patch, "/v1/findings/", "GET"),
+            ] {
+                let reply = try await client.send(method, uri, key: "admin")
+                #expect(reply.status == 405, "\(method) \(uri): \(reply.body)")
+                #expect(reply.errorCode == "method_not_allowed", "\(method) \(uri)")
+                #expect(reply.headers[.allow] == allowed, "\(method) \(uri)")
+                #expect(reply.errorMessage.contains(allowed), "\(reply.body)")
+            }
+            for (method, uri) in [(HTTPRequest.Method.get, "/v1/payments/pay-1/refunds"), (.delete, "/v1"), (.get, "/v1/payments/a/b/c/d")] {
+                let reply = try await client.send(method, uri, key: "admin")
+                #expect(reply.status == 404, "\(method) \(uri): \(reply.body)")
+                #expect(reply.errorCode == "not_found")
+                #expect(reply.headers[.allow] == nil)
+            }
+            #expect(try harness.eventCount() == 0)
         }
     }
 
