@@ -37,12 +37,15 @@ public final class ZstdCompressor {
     ) rethrows -> R? {
         let limit = input.count - minimumSaving
         guard limit > 0 else { return nil }
-        if output.count < limit { output = [UInt8](repeating: 0, count: max(limit, 512)) }
+        // Room for the worst case, not just `limit`: given less than `ZSTD_compressBound`, zstd cannot compress
+        // straight into the buffer and goes through its streaming buffers instead (the same frame, about 40 %
+        // slower on payloads of a few hundred bytes; Docs/performance.md).
+        let bound = ZSTD_compressBound(input.count)
+        if output.count < bound { output = [UInt8](repeating: 0, count: max(bound, 1_024)) }
         let written = output.withUnsafeMutableBytes { buffer in
-            ZSTD_compress2(context, buffer.baseAddress, limit, input.baseAddress, input.count)
+            ZSTD_compress2(context, buffer.baseAddress, buffer.count, input.baseAddress, input.count)
         }
-        // An error here is zstd's "destination too small": the frame would not save enough.
-        guard ZSTD_isError(written) == 0 else { return nil }
+        guard ZSTD_isError(written) == 0, written <= limit else { return nil }
         return try output.withUnsafeBytes { try body(UnsafeRawBufferPointer(rebasing: $0[..<written])) }
     }
 }

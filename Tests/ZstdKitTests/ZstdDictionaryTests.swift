@@ -52,6 +52,28 @@ struct ZstdDictionaryTests {
         #expect(try #require(small) < 30)
     }
 
+    @Test("a frame is kept exactly when it saves at least minimumSaving bytes, and is the same frame whatever it asks")
+    func savingBoundary() throws {
+        let dictionary = try ZstdDictionary(bytes: Self.dictionary)
+        let compressor = try ZstdCompressor(dictionary: dictionary)
+        for index in [0, 17, 400] {
+            let record = Self.record(index)
+            let frame = try #require(record.withUnsafeBytes { raw in compressor.compress(raw, minimumSaving: 1) { Array($0) } })
+            let saving = record.count - frame.count
+            #expect(saving > 1)
+            // Asking for exactly the saving the frame has keeps it, byte for byte; one byte more refuses it.
+            let atBoundary = record.withUnsafeBytes { raw in compressor.compress(raw, minimumSaving: saving) { Array($0) } }
+            #expect(atBoundary == frame)
+            var called = false
+            let over = record.withUnsafeBytes { raw in
+                compressor.compress(raw, minimumSaving: saving + 1) { called = true; return Array($0) }
+            }
+            #expect(over == nil)
+            #expect(!called)
+            #expect(Array(try frame.withUnsafeBytes { try dictionary.decompress($0) }) == record)
+        }
+    }
+
     @Test("a damaged or foreign frame is refused with a reason, never decoded into wrong bytes")
     func damagedFrames() throws {
         let dictionary = try ZstdDictionary(bytes: Self.dictionary)
