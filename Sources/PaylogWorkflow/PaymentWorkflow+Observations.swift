@@ -25,8 +25,10 @@ extension PaymentWorkflow {
         let reading = SessionReading(session: session)
         let (command, payment, at, evidence) = try resolve(
             prepared.observation, reading: reading, launch: prepared.launch, detectedCallback: prepared.detectedCallback)
+        // The identity worked out while parsing holds only for the payment it was taken for.
+        let known = prepared.identity.flatMap { $0.paymentID == payment ? $0 : nil }
         let plan = try self.plan(
-            command, payment: payment, observedAt: at, evidence: evidence, correlationID: "", reading: reading)
+            command, payment: payment, observedAt: at, evidence: evidence, correlationID: "", reading: reading, known: known)
         switch plan {
         case .done(let outcome):
             return outcome.eventsAppended

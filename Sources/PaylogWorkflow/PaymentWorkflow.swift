@@ -82,11 +82,12 @@ public struct PaymentWorkflow: Sendable {
     }
 
     /// Loads the payment, recognises an observation already recorded, decides, and encodes the events.
+    /// `known`: the observation's identity worked out before (``PreparedObservation``), for this payment.
     func plan(
         _ command: PaymentCommand, payment paymentID: String, observedAt: Timestamp?, evidence: String,
-        correlationID: String, reading: some PaymentReading
+        correlationID: String, reading: some PaymentReading, known: ObservationIdentity? = nil
     ) throws(WorkflowError) -> RecordPlan {
-        let identity = PaymentWorkflow.identity(paymentID, command: command, observedAt: observedAt, evidence: evidence)
+        let identity = known?.digest ?? PaymentWorkflow.identity(paymentID, command: command, observedAt: observedAt, evidence: evidence)
         let current: Payment?
         do {
             current = try reading.payment(paymentID)
@@ -96,7 +97,7 @@ public struct PaymentWorkflow: Sendable {
             throw .store(.corruptRecord(position: 0, reason: "the status view does not decode: \(error)"))
         }
         // An observation already recorded is recognised by its first event id before deciding again.
-        let firstID = PaymentWorkflow.eventID(identity, index: 0)
+        let firstID = known?.firstEventID ?? PaymentWorkflow.eventID(identity, index: 0)
         if let existing = try? reading.event(id: firstID), existing.streamID == paymentID,
             let current
         {
@@ -151,6 +152,12 @@ public struct PaymentWorkflow: Sendable {
         case .fail: "fail"
         case .expire: "expire"
         }
+        return identity(paymentID, kind: kind, observedAt: observedAt, evidence: evidence)
+    }
+
+    /// A stable digest of one observation of `kind` (the command's name: `request`, `app_switch`, `callback`,
+    /// `reconcile`, `fail`, `expire`).
+    static func identity(_ paymentID: String, kind: String, observedAt: Timestamp?, evidence: String) -> [UInt8] {
         // The parts' UTF-8 bytes, each followed by a NUL, digested in one call (this runs on the writer thread for
         // every recorded line: one buffer and one digest instead of eight updates of a hasher).
         let time = observedAt.map { String($0.microseconds) } ?? "-"

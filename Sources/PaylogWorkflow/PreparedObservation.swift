@@ -1,8 +1,9 @@
 import PaylogDomain
 
 /// One ingested line made ready for the writer: the observation, and what can be worked out from it alone
-/// before it reaches the write session — a request's launch URL parsed, and a callback that names no provider
-/// read as the provider its URL names.
+/// before it reaches the write session — a request's launch URL parsed, a callback that names no provider
+/// read as the provider its URL names, and the observation's digest and first event id when the line (or the
+/// callback's `paylog_payment` marker) names its payment.
 ///
 /// `paylog ingest` prepares a batch while the writer records the previous one, so this work runs on the
 /// other core; what needs the store's state (routing, deciding) stays in the session. Reading callbacks ahead
@@ -19,6 +20,9 @@ struct PreparedObservation: Sendable {
     /// cannot be read; nil for other kinds and for callbacks naming their provider. The session uses it only
     /// where it would have detected the provider itself (``PaymentWorkflow/routeCallback(_:payment:provider:reading:detectedAhead:)``).
     let detectedCallback: Result<CallbackOutcome?, WorkflowError>?
+    /// The observation's identity, when the line alone names its payment: two SHA-256 digests per line that the
+    /// writer thread no longer computes (the session checks it was taken for the payment the line is routed to).
+    let identity: ObservationIdentity?
 
     init(number: Int, observation: Observation) {
         self.number = number
@@ -33,5 +37,6 @@ struct PreparedObservation: Sendable {
         } else {
             detectedCallback = nil
         }
+        identity = ObservationIdentity(observation, detectedCallback: detectedCallback)
     }
 }
