@@ -16,9 +16,11 @@ struct ObservationIdentity: Sendable {
     /// ``PaymentWorkflow/eventID(_:index:)`` of the first event it produces.
     let firstEventID: UUID
 
-    /// The identity of `observation` when the line names its payment (or `detectedCallback` routes it by the
-    /// `paylog_payment` marker); nil when only the store can tell (a callback routed by reference, a report line).
-    init?(_ observation: Observation, detectedCallback: Result<CallbackOutcome?, WorkflowError>?) {
+    /// The identity of `observation` when the line names its payment, or when the callback read ahead routes it by
+    /// its `paylog_payment` marker (as the provider its URL names, or, naming none, as iZettle: the session then
+    /// uses it only if the marked payment is iZettle's and so routes it there); nil when only the store can tell (a
+    /// callback routed by reference, a report line).
+    init?(_ observation: Observation, callbackAhead: CallbackAhead?) {
         let payment: String
         let kind: String
         let at: Timestamp
@@ -34,7 +36,13 @@ struct ObservationIdentity: Sendable {
             (payment, kind, at, evidence) = (id, "callback", time, url)
         case .callback(nil, let time, let url, nil):
             // Routed by the marker the URL carries, as the session would (`routeCallback`).
-            guard case .success(let outcome?)? = detectedCallback, case .paymentID(let id)? = outcome.routingHint else { return nil }
+            let outcome: CallbackOutcome
+            switch (callbackAhead?.detected, callbackAhead?.asIZettle) {
+            case (.success(let detected?)?, _): outcome = detected
+            case (.success(nil)?, .success(let read)?): outcome = read
+            default: return nil
+            }
+            guard case .paymentID(let id)? = outcome.routingHint else { return nil }
             (payment, kind, at, evidence) = (id.rawValue, "callback", time, url)
         case .callback, .reconcile:
             return nil

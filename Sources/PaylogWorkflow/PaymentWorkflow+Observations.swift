@@ -24,7 +24,7 @@ extension PaymentWorkflow {
     func recordCounting(_ prepared: PreparedObservation, in session: WriteSession) throws(WorkflowError) -> Int {
         let reading = SessionReading(session: session)
         let (command, payment, at, evidence) = try resolve(
-            prepared.observation, reading: reading, launch: prepared.launch, detectedCallback: prepared.detectedCallback)
+            prepared.observation, reading: reading, launch: prepared.launch, callbackAhead: prepared.callbackAhead)
         // The identity worked out while parsing holds only for the payment it was taken for.
         let known = prepared.identity.flatMap { $0.paymentID == payment ? $0 : nil }
         let plan = try self.plan(
@@ -44,17 +44,22 @@ extension PaymentWorkflow {
         do { return try Providers.detectAndParseCallback(url) } catch { throw .unreadable(error.description) }
     }
 
+    /// A callback read as `provider`'s, its errors as ``WorkflowError/unreadable(_:)``.
+    static func parseCallback(_ url: String, provider: Provider) throws(WorkflowError) -> CallbackOutcome {
+        do { return try Providers.parseCallback(url, provider: provider) } catch { throw .unreadable(error.description) }
+    }
+
     /// A launch URL parsed, its errors as ``WorkflowError/unreadable(_:)``.
     static func parseLaunch(_ url: String, appVersion: String?) throws(WorkflowError) -> LaunchRequest {
         do { return try Providers.parseLaunch(url, appVersion: appVersion) } catch { throw .unreadable(error.description) }
     }
 
     /// The command an observation means, the payment it is for, when it was observed and its evidence.
-    /// `launch` is a request's launch URL already parsed, `detectedCallback` a callback read ahead as the provider
-    /// its URL names (``PreparedObservation``); nil: do it here when needed.
+    /// `launch` is a request's launch URL already parsed, `callbackAhead` what was read ahead of a callback naming
+    /// no provider (``PreparedObservation``); nil: do it here when needed.
     func resolve(
         _ observation: Observation, reading: some PaymentReading, launch: Result<LaunchRequest, WorkflowError>? = nil,
-        detectedCallback: Result<CallbackOutcome?, WorkflowError>? = nil
+        callbackAhead: CallbackAhead? = nil
     ) throws(WorkflowError) -> (PaymentCommand, String, Timestamp?, String) {
         switch observation {
         case .request(let payment, let at, let url, let appVersion):
@@ -69,7 +74,7 @@ extension PaymentWorkflow {
             return (.switchApp(note: note), payment, at, note)
         case .callback(let payment, let at, let url, let provider):
             let (paymentID, outcome) = try routeCallback(
-                url, payment: payment, provider: provider, reading: reading, detectedAhead: detectedCallback)
+                url, payment: payment, provider: provider, reading: reading, ahead: callbackAhead)
             return (.receiveCallback(outcome), paymentID, at, url)
         case .reconcile(let at, let line):
             let (paymentID, matchedBy) = try routeReport(line, reading: reading)
@@ -93,25 +98,26 @@ extension PaymentWorkflow {
     }
 
     /// Finds the payment a callback belongs to and reads the callback with that payment's provider.
-    /// `detectedAhead`: ``detectCallback(_:)`` of `url` done before (by ``PreparedObservation``), used where it
-    /// would be done here.
+    /// `ahead`: what was read of `url` before (by ``PreparedObservation``), each part used where it would be
+    /// worked out here.
     func routeCallback(
         _ url: String, payment: String?, provider: Provider?, reading: some PaymentReading,
-        detectedAhead: Result<CallbackOutcome?, WorkflowError>? = nil
+        ahead: CallbackAhead? = nil
     ) throws(WorkflowError) -> (String, CallbackOutcome) {
         var provider = provider
         if let payment, provider == nil { provider = (try? reading.payment(payment))??.provider }
         // Read as the provider its URL names, when neither the line nor the payment says which.
         var detected: CallbackOutcome?
         if provider == nil {
-            switch detectedAhead {
+            switch ahead?.detected {
             case .success(let outcome)?: detected = outcome
             case .failure(let error)?: throw error
             case nil: detected = try PaymentWorkflow.detectCallback(url)
             }
             provider = detected?.provider
         }
-        if provider == nil, let marked = PaymentWorkflow.queryItem("paylog_payment", in: url) {
+        // Read ahead exactly when reached here: the URL names no provider.
+        if provider == nil, let marked = ahead.map({ $0.marker }) ?? PaymentWorkflow.queryItem("paylog_payment", in: url) {
             provider = (try? reading.payment(marked))??.provider
         }
         guard let provider else {
@@ -120,8 +126,10 @@ extension PaymentWorkflow {
         let outcome: CallbackOutcome
         if let detected {
             outcome = detected
+        } else if provider == .izettle, let read = ahead?.asIZettle {
+            outcome = try read.get()
         } else {
-            do { outcome = try Providers.parseCallback(url, provider: provider) } catch { throw .unreadable(error.description) }
+            outcome = try PaymentWorkflow.parseCallback(url, provider: provider)
         }
         if let payment { return (payment, outcome) }
         var candidates: [String] = []

@@ -16,10 +16,10 @@ struct PreparedObservation: Sendable {
     let observation: Observation
     /// A request's launch URL parsed, or why it cannot be; nil for other kinds.
     let launch: Result<LaunchRequest, WorkflowError>?
-    /// A callback naming no provider, read as the provider its URL names (nil inside: it names none), or why it
-    /// cannot be read; nil for other kinds and for callbacks naming their provider. The session uses it only
-    /// where it would have detected the provider itself (``PaymentWorkflow/routeCallback(_:payment:provider:reading:detectedAhead:)``).
-    let detectedCallback: Result<CallbackOutcome?, WorkflowError>?
+    /// What was read ahead of a callback naming no provider (``CallbackAhead``); nil for other kinds and for
+    /// callbacks naming their provider. The session uses each part only where it would have worked it out itself
+    /// (``PaymentWorkflow/routeCallback(_:payment:provider:reading:ahead:)``).
+    let callbackAhead: CallbackAhead?
     /// The observation's identity, when the line alone names its payment: two SHA-256 digests per line that the
     /// writer thread no longer computes (the session checks it was taken for the payment the line is routed to).
     let identity: ObservationIdentity?
@@ -33,10 +33,10 @@ struct PreparedObservation: Sendable {
             launch = nil
         }
         if case .callback(_, _, let url, nil) = observation {
-            detectedCallback = Result { () throws(WorkflowError) in try PaymentWorkflow.detectCallback(url) }
+            callbackAhead = CallbackAhead(url: url)
         } else {
-            detectedCallback = nil
+            callbackAhead = nil
         }
-        identity = ObservationIdentity(observation, detectedCallback: detectedCallback)
+        identity = ObservationIdentity(observation, callbackAhead: callbackAhead)
     }
 }

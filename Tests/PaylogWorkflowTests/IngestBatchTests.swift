@@ -33,6 +33,14 @@ struct IngestBatchTests {
         lines.insert(#"{"kind":"callback","at":"2026-03-02T10:00:00Z","url":"%zz not a url"}"#, at: 65)
         lines.insert(#"{"kind":"callback","at":"2026-03-02T10:00:00Z","url":"myshop://cb?status=ok"}"#, at: 70)
         lines.insert(#"{"kind":"callback","payment":"pay-bad","at":"2026-03-02T10:00:00Z","url":"myshop://cb?status=ok"}"#, at: 75)
+        // Callbacks naming no provider but marking a payment: read ahead as iZettle's, which the session must use
+        // only for an iZettle payment — here a Square one's and a SumUp one's, and an unknown payment's.
+        for scheme in ["square-commerce-v1:", "sumupmerchant:"] {
+            let request = try #require(lines.first { $0.contains(#""kind":"request""#) && $0.contains(scheme) })
+            let payment = try #require(request.firstMatch(of: /"payment":"([^"]+)"/)?.1)
+            lines.append(#"{"kind":"callback","at":"2026-03-02T10:00:00Z","url":"myshop://cb?paylog_payment=\#(payment)&status=ok&reference=\#(payment)"}"#)
+        }
+        lines.append(#"{"kind":"callback","at":"2026-03-02T10:00:00Z","url":"myshop://cb?paylog_payment=pay-nobody&status=ok"}"#)
         var results: [(IngestReport, [String])] = []
         for size in [nil, 1, batchSize] {
             let dir = TemporaryDirectory()

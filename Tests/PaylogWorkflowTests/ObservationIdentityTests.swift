@@ -1,6 +1,7 @@
 import Foundation
 import PaylogDomain
 import PaylogStore
+import TestSupport
 import Testing
 
 @testable import PaylogWorkflow
@@ -9,53 +10,42 @@ import Testing
 /// re-ingesting a file would append its lines again.
 @Suite("Observation identity worked out while parsing")
 struct ObservationIdentityTests {
-    @Test("lines naming their payment (or carrying its paylog_payment marker) get the digest and first event id the session derives; the others get none")
-    func matchesTheSession() throws {
+    @Test("lines naming their payment, or carrying a paylog_payment marker, get the digest and first event id the session derives for the payment it routes them to; the others get none")
+    func matchesTheSession() async throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        let store = try PaymentWorkflow.openStore(at: dir.path)
+        defer { store.close() }
+        let workflow = PaymentWorkflow(store: store, actor: "t")
         let lines = try DemoDay(payments: 60, seed: 5).plan().lines
-        var named = 0
-        var unnamed = 0
+        var used = 0
+        var markedCallbacks = 0
         for line in lines {
             let observation = try Observation.parse(line)
             let prepared = PreparedObservation(number: 1, observation: observation)
-            let expected: (payment: String, command: PaymentCommand, at: Timestamp, evidence: String)?
+            // Routed and read as the session does, against the lines recorded before it.
+            let (command, payment, at, evidence) = try workflow.resolve(observation, reading: StoreReading(store: store))
+            let digest = PaymentWorkflow.identity(payment, command: command, observedAt: at, evidence: evidence)
             switch observation {
-            case .request(let payment, let at, let url, let appVersion):
-                expected = (payment, .request(try PaymentWorkflow.parseLaunch(url, appVersion: appVersion), builtByPaylog: false), at, url)
-            case .appSwitch(let payment, let at, let note):
-                expected = (payment, .switchApp(note: note), at, note)
-            case .fail(let payment, let at, let reason):
-                expected = (payment, .fail(reason: reason), at, reason)
-            case .callback(let payment, let at, let url, _):
-                // The command's outcome does not enter the digest, only its kind: any outcome stands for it.
-                let outcome = try PaymentWorkflow.detectCallback(url)
-                    ?? CallbackOutcome(provider: .izettle, rawURL: url, status: .failure)
-                if let payment {
-                    expected = (payment, .receiveCallback(outcome), at, url)
-                } else if try PaymentWorkflow.detectCallback(url) != nil, case .paymentID(let id)? = outcome.routingHint {
-                    // Routed by the marker of a URL read as the provider it names; a URL naming no provider is
-                    // read as its payment's provider, which only the store knows.
-                    expected = (id.rawValue, .receiveCallback(outcome), at, url)
-                } else {
-                    expected = nil
-                }
-            case .reconcile:
-                expected = nil
-            }
-            guard let expected else {
+            case .request, .appSwitch, .fail, .callback(_?, _, _, _):
+                let identity = try #require(prepared.identity, "\(line)")
+                #expect(identity.paymentID == payment)
+            case .callback(nil, _, let url, nil) where PaymentWorkflow.queryItem("paylog_payment", in: url) != nil:
+                #expect(prepared.identity?.paymentID == payment, "\(line)")
+                markedCallbacks += 1
+            case .callback, .reconcile:
                 #expect(prepared.identity == nil, "\(line)")
-                unnamed += 1
-                continue
             }
-            let identity = try #require(prepared.identity, "\(line)")
-            let digest = PaymentWorkflow.identity(expected.payment, command: expected.command, observedAt: expected.at, evidence: expected.evidence)
-            #expect(identity.paymentID == expected.payment)
-            #expect(identity.digest == digest, "\(line)")
-            #expect(identity.firstEventID == PaymentWorkflow.eventID(digest, index: 0))
-            named += 1
+            if let identity = prepared.identity, identity.paymentID == payment {
+                #expect(identity.digest == digest, "\(line)")
+                #expect(identity.firstEventID == PaymentWorkflow.eventID(digest, index: 0))
+                used += 1
+            }
+            _ = try await workflow.record(observation)
         }
-        // The demo day has both kinds: most lines name their payment, reconciliation lines never do.
-        #expect(named > lines.count / 2)
-        #expect(unnamed > 0)
+        // Most lines name their payment; reconciliation lines never do.
+        #expect(used > lines.count / 2 && used < lines.count)
+        #expect(markedCallbacks > 0)
     }
 
     @Test("a callback routed by reference, or one whose URL cannot be read, gets no identity ahead")

@@ -1,0 +1,31 @@
+import PaylogDomain
+import PaylogProviders
+
+/// What a batched ingest reads of a callback naming no provider before the write session, on the parsing side
+/// (``PreparedObservation``): the work ``PaymentWorkflow/routeCallback(_:payment:provider:reading:ahead:)`` would
+/// otherwise do on the writer thread.
+///
+/// Only the routing itself needs the store (the provider of the payment a `paylog_payment` marker names). Each
+/// part is used only where the session would have computed the same thing itself.
+struct CallbackAhead: Sendable {
+    /// The callback read as the provider its URL names (nil inside: it names none), or why it cannot be read.
+    let detected: Result<CallbackOutcome?, WorkflowError>
+    /// The URL's `paylog_payment` query item, when it names no provider (nil otherwise, or when it has none).
+    let marker: String?
+    /// The URL read as iZettle's, when it names no provider but carries a marker: a URL without Square's `data` or
+    /// SumUp's `smp-` parameters is, in practice, an iZettle callback. Used only when the marked payment's provider
+    /// is iZettle.
+    let asIZettle: Result<CallbackOutcome, WorkflowError>?
+
+    /// Reads `url` ahead.
+    init(url: String) {
+        detected = Result { () throws(WorkflowError) in try PaymentWorkflow.detectCallback(url) }
+        if case .success(nil) = detected, let marked = PaymentWorkflow.queryItem("paylog_payment", in: url) {
+            marker = marked
+            asIZettle = Result { () throws(WorkflowError) in try PaymentWorkflow.parseCallback(url, provider: .izettle) }
+        } else {
+            marker = nil
+            asIZettle = nil
+        }
+    }
+}
