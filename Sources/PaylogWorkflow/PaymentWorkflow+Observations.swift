@@ -172,18 +172,33 @@ extension PaymentWorkflow {
     /// batch is durable when the next batch starts and when this returns; a crash loses at most the batches in
     /// flight, none of which was reported, and ingesting the file again appends only what is missing.
     ///
-    /// 4,096 lines by default: a commit writes every page the batch dirtied, and since the indexes and views are
-    /// keyed at random (event ids are digests, payments the shop's ids) a batch dirties pages all over each of
-    /// them — so fewer, larger commits write far fewer pages per line (at 100 k events, 1,024-line batches
-    /// 48–55 k events/s, 4,096-line 67–71 k; 16,384 no faster). The first batch is 512 lines and each next one
-    /// twice the last, up to `batchSize`, so the writer starts after 512 lines are parsed instead of 4,096.
-    /// A batch holds the writer for its whole session (about 60 ms for 4,096 lines): other appends wait that long.
-    public func ingest(lines: some Sequence<String>, defaultKind: String? = nil, batchSize: Int = 4_096) async -> IngestReport {
+    /// Batches are cut to keep the writer busy (group commit, on the parsing side): once at least `minimumBatch`
+    /// lines (512, or `batchSize` if smaller) are ready, they are handed on as soon as the writer has nothing left
+    /// to record, so a batch holds what was parsed while the one before it was recorded, up to `batchSize`. The
+    /// writer, the slower side (about 15 µs of CPU per line against the parsing side's 10), then never waits for
+    /// a batch to fill, and batches grow to what the parsing keeps up with. Larger batches are cheaper per line:
+    /// a commit writes every page the batch dirtied, and since the indexes and views are keyed at random (event
+    /// ids are digests, payments the shop's ids) a batch dirties pages all over each of them, so fewer, larger
+    /// commits write far fewer pages per line. 8,192 lines at most by default (100 k events: 4,096-line batches
+    /// 55.8 k ev/s, 8,192 64.1 k, medians of five alternating runs; Docs/performance.md). Until this, batches
+    /// doubled from 512 lines, and the writer waited for each to fill: reading the next, twice as large, took the
+    /// parsing side longer than recording the last took the writer.
+    /// A batch holds the writer for its whole session (about 100 ms for 8,192 lines): other appends wait that long.
+    public func ingest(lines: some Sequence<String>, defaultKind: String? = nil, batchSize: Int = 8_192) async -> IngestReport {
+        await ingest(lines: lines, defaultKind: defaultKind, batchSize: batchSize, observingBatches: nil)
+    }
+
+    /// ``ingest(lines:defaultKind:batchSize:)``, telling `observingBatches` each batch's size as it is handed on.
+    func ingest(
+        lines: some Sequence<String>, defaultKind: String?, batchSize: Int, observingBatches: (@Sendable (Int) -> Void)?
+    ) async -> IngestReport {
         // Two batches handed on at most: one recording, one waiting, so the side that is ahead (parsing or
         // recording) does not stall on the other's slower batches.
         let batchesAhead = 2
         let largest = max(batchSize, 1)
-        var limit = min(512, largest)
+        let minimumBatch = min(512, largest)
+        // Batches handed on and not yet recorded: 0 means the writer has nothing to do.
+        let unrecorded = BatchCounter()
         var report = IngestReport()
         var batch: [PreparedObservation] = []
         batch.reserveCapacity(largest)
@@ -195,19 +210,22 @@ extension PaymentWorkflow {
             if let observation = report.observation(raw, number: index + 1, defaultKind: defaultKind) {
                 batch.append(PreparedObservation(number: index + 1, observation: observation))
             }
-            if batch.count >= limit {
-                limit = min(limit * 2, largest)
-                if inFlight.count >= batchesAhead { report.count(await inFlight.removeFirst().value) }
-                let ready = batch
-                let previous = inFlight.last
-                inFlight.append(Task {
-                    _ = await previous?.value
-                    return await self.record(ready)
-                })
-                batch.removeAll(keepingCapacity: true)
-            }
+            guard batch.count >= largest || (batch.count >= minimumBatch && unrecorded.isZero) else { continue }
+            if inFlight.count >= batchesAhead { report.count(await inFlight.removeFirst().value) }
+            let ready = batch
+            let previous = inFlight.last
+            observingBatches?(ready.count)
+            unrecorded.add(1)
+            inFlight.append(Task {
+                _ = await previous?.value
+                let results = await self.record(ready)
+                unrecorded.add(-1)
+                return results
+            })
+            batch.removeAll(keepingCapacity: true)
         }
         for task in inFlight { report.count(await task.value) }
+        if !batch.isEmpty { observingBatches?(batch.count) }
         report.count(await record(batch))
         // Parse errors are reported as lines are read, record errors per batch: restore line order.
         report.errors.sort { $0.line < $1.line }

@@ -1,8 +1,10 @@
 import Foundation
 import PaylogStore
-import PaylogWorkflow
+import Synchronization
 import TestSupport
 import Testing
+
+@testable import PaylogWorkflow
 
 @Suite("Batched ingest")
 struct IngestBatchTests {
@@ -71,10 +73,57 @@ struct IngestBatchTests {
         #expect(batched.0.errors.contains { $0.line == 71 && $0.message.contains("neither Square data") }, "\(batched.0.errors)")
     }
 
-    @Test("the default batches, growing from 512 lines, record exactly what small batches do")
+    /// Lines handed out one by one, each after `delay` microseconds: a parsing side slower than the writer.
+    private struct SlowLines: Sequence, IteratorProtocol {
+        var lines: ArraySlice<String>
+        let delay: UInt32
+
+        mutating func next() -> String? {
+            guard let line = lines.popFirst() else { return nil }
+            usleep(delay)
+            return line
+        }
+    }
+
+    /// The sizes of the batches `ingest` handed on, in order, and its report.
+    private static func batches(
+        _ lines: some Sequence<String>, batchSize: Int, into store: EventStore
+    ) async -> (sizes: [Int], report: IngestReport) {
+        let sizes = Mutex<[Int]>([])
+        let report = await PaymentWorkflow(store: store, actor: "t").ingest(
+            lines: lines, defaultKind: nil, batchSize: batchSize, observingBatches: { size in sizes.withLock { $0.append(size) } })
+        return (sizes.withLock { $0 }, report)
+    }
+
+    @Test("batches are cut when the writer has nothing left to record: at least 512 lines, at most the batch size, every line once")
+    func batchesFollowTheWriter() async throws {
+        let lines = try DemoDay(payments: 500, seed: 13).plan().lines
+        #expect(lines.count > 1_800)
+        for (batchSize, source) in [(300, AnySequence(lines)), (4_096, AnySequence(lines)), (4_096, AnySequence(SlowLines(lines: lines[..<1_800], delay: 200)))] {
+            let dir = TemporaryDirectory()
+            defer { dir.remove() }
+            let store = try PaymentWorkflow.openStore(at: dir.path)
+            defer { store.close() }
+            let (sizes, report) = await Self.batches(source, batchSize: batchSize, into: store)
+            #expect(report.rejected == 0)
+            #expect(sizes.reduce(0, +) == report.accepted)
+            #expect(sizes.allSatisfy { $0 <= batchSize })
+            #expect(sizes.dropLast().allSatisfy { $0 >= min(512, batchSize) }, "\(sizes)")
+        }
+        // Parsing slower than recording (0.2 ms a line): each batch is handed on once 512 lines are ready, since the
+        // writer is idle by then — not held until it doubles (which made 512, 1,024, then the rest of the 1,800).
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        let store = try PaymentWorkflow.openStore(at: dir.path)
+        defer { store.close() }
+        let (sizes, _) = await Self.batches(SlowLines(lines: lines[..<1_800], delay: 200), batchSize: 4_096, into: store)
+        #expect(sizes.count >= 4, "\(sizes)")
+    }
+
+    @Test("the default batches, cut as the writer frees up, record exactly what small batches do")
     func growingBatchesSameAsSmall() async throws {
         let lines = try DemoDay(payments: 500, seed: 11).plan().lines
-        // Enough lines for the default batches to grow: 512, 1,024, then the rest.
+        // Enough lines for several default batches of at least 512.
         #expect(lines.count > 512 + 1_024)
         var results: [(IngestReport, [String])] = []
         for size in [7, 4_096] {
