@@ -27,7 +27,25 @@ public enum Providers {
 
     /// Reads a launch URL with the adapter its scheme selects.
     public static func parseLaunch(_ url: String, appVersion: String? = nil) throws(ProviderError) -> LaunchRequest {
-        try adapter(for: provider(ofLaunchURL: url)).parseLaunch(url, appVersion: appVersion)
+        // Every adapter reads the URL itself first and checks its scheme, so a URL beginning with an adapter's
+        // scheme goes straight to it: one URL parse instead of two (a third of reading a launch URL). Any other
+        // URL is read here, for the error naming its unknown scheme, or saying it is not a URL.
+        if let adapter = all.first(where: { hasScheme(url, $0.launchScheme) }) {
+            return try adapter.parseLaunch(url, appVersion: appVersion)
+        }
+        return try adapter(for: provider(ofLaunchURL: url)).parseLaunch(url, appVersion: appVersion)
+    }
+
+    /// Whether `url` begins with `scheme` (lowercase ASCII, matched without regard to case) and a colon.
+    static func hasScheme(_ url: String, _ scheme: String) -> Bool {
+        var characters = url.utf8.makeIterator()
+        for expected in scheme.utf8 {
+            guard let byte = characters.next() else { return false }
+            // ASCII letters differ from their capitals in bit 5 only; a scheme's other characters are not letters.
+            let lowered = (0x41...0x5A).contains(byte) ? byte | 0x20 : byte
+            guard lowered == expected else { return false }
+        }
+        return characters.next() == UInt8(ascii: ":")
     }
 
     /// The provider a callback evidently comes from: Square when a `data` item holds a JSON object with

@@ -28,6 +28,41 @@ struct ProvidersTests {
         #expect(throws: ProviderError.notAURL("://x")) { try Providers.parseLaunch("://x") }
     }
 
+    /// Reads `url` the long way: its scheme found by a full URL parse, then the adapter it selects.
+    private static func twoParses(_ url: String) -> Result<LaunchRequest, ProviderError> {
+        Result { () throws(ProviderError) in
+            try Providers.adapter(for: Providers.provider(ofLaunchURL: url)).parseLaunch(url, appVersion: "1.0")
+        }
+    }
+
+    @Test(
+        "picking the adapter by the URL's scheme prefix reads every URL, and refuses every one, exactly as parsing it for its scheme first",
+        arguments: [
+            "square-commerce-v1://payment/create?data=%7B%22amount_money%22%3A%7B%22amount%22%3A100%7D%7D",
+            "Square-Commerce-V1://payment/create?data=%7B%7D",
+            "square-commerce-v1:payment/create?data=%7B%7D",
+            "square-commerce-v1://payment/create?data=%7Bnot json",
+            "square-commerce-v1://pay ment/create?data=%7B%7D",
+            "square-commerce-v1://[::1/create",
+            "square-commerce-v1",
+            "square-commerce-v1x://payment/create",
+            " square-commerce-v1://payment/create?data=%7B%7D",
+            "sumupmerchant://pay/1.0?amount=1.50&currency=EUR&affiliate-key=k&title=T%20shirt",
+            "SUMUPMERCHANT://pay/1.0?amount=1",
+            "sumupmerchant://pay/1.0?amount=%zz",
+            "izettle://x-callback-url/payment/1.0?price=1&currency=SEK&reference=r%2D1",
+            "izettle:",
+            "izettle-x://payment",
+            "paypal://pay?x=1",
+            "://x",
+            "",
+            "é://x",
+        ])
+    func prefixDispatchMatchesParsing(_ url: String) {
+        let direct = Result { () throws(ProviderError) in try Providers.parseLaunch(url, appVersion: "1.0") }
+        #expect(direct == Self.twoParses(url))
+    }
+
     @Test("every adapter is listed once, under its own provider")
     func adapters() {
         #expect(Providers.all.map(\.provider) == Provider.allCases)
