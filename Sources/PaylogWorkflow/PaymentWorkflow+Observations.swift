@@ -197,8 +197,9 @@ extension PaymentWorkflow {
         let batchesAhead = 2
         let largest = max(batchSize, 1)
         let minimumBatch = min(512, largest)
-        // Batches handed on and not yet recorded: 0 means the writer has nothing to do.
-        let unrecorded = BatchCounter()
+        // Batches handed on, and the last the writer finished: equal when it has nothing left to do.
+        var handedOn = 0
+        let recorded = RecordedBatches()
         var report = IngestReport()
         var batch: [PreparedObservation] = []
         batch.reserveCapacity(largest)
@@ -210,16 +211,19 @@ extension PaymentWorkflow {
             if let observation = report.observation(raw, number: index + 1, defaultKind: defaultKind) {
                 batch.append(PreparedObservation(number: index + 1, observation: observation))
             }
-            guard batch.count >= largest || (batch.count >= minimumBatch && unrecorded.isZero) else { continue }
+            guard batch.count >= largest || (batch.count >= minimumBatch && recorded.lastRecorded == handedOn) else { continue }
             if inFlight.count >= batchesAhead { report.count(await inFlight.removeFirst().value) }
             let ready = batch
             let previous = inFlight.last
             observingBatches?(ready.count)
-            unrecorded.add(1)
+            handedOn += 1
+            let number = handedOn
             inFlight.append(Task {
                 _ = await previous?.value
-                let results = await self.record(ready)
-                unrecorded.add(-1)
+                let results = await self.record(ready) { recorded.mark(number) }
+                // Also when the session failed before its body's end (marking again is harmless: the next batch
+                // is recorded only after this task returns).
+                recorded.mark(number)
                 return results
             })
             batch.removeAll(keepingCapacity: true)
@@ -234,12 +238,18 @@ extension PaymentWorkflow {
 
     /// Records prepared lines in one write session; returns each line's number and outcome (the events it
     /// appended, or why it was rejected), in order.
-    private func record(_ batch: [PreparedObservation]) async -> [(number: Int, result: Result<Int, WorkflowError>)] {
+    /// `whenRecorded` is called on the writer thread once every line is recorded, before the commit (again if the
+    /// session runs its body again).
+    private func record(
+        _ batch: [PreparedObservation], whenRecorded: @escaping @Sendable () -> Void = {}
+    ) async -> [(number: Int, result: Result<Int, WorkflowError>)] {
         guard !batch.isEmpty else { return [] }
         let results: [Result<Int, WorkflowError>]
         do {
             results = try await store.withWriteSession { session in
-                batch.map { line in Result { () throws(WorkflowError) in try self.recordCounting(line, in: session) } }
+                let results = batch.map { line in Result { () throws(WorkflowError) in try self.recordCounting(line, in: session) } }
+                whenRecorded()
+                return results
             }
         } catch {
             // The session did not commit: none of the batch is recorded.

@@ -73,14 +73,23 @@ struct IngestBatchTests {
         #expect(batched.0.errors.contains { $0.line == 71 && $0.message.contains("neither Square data") }, "\(batched.0.errors)")
     }
 
-    /// Lines handed out one by one, each after `delay` microseconds: a parsing side slower than the writer.
-    private struct SlowLines: Sequence, IteratorProtocol {
+    /// Lines handed out one by one; before line `gate` it waits until `open()` says so (at most 20 s): a parsing
+    /// side that falls behind the writer at a known point.
+    private struct GatedLines: Sequence, IteratorProtocol {
         var lines: ArraySlice<String>
-        let delay: UInt32
+        let gate: Int
+        let open: @Sendable () -> Bool
+        var handedOut = 0
 
         mutating func next() -> String? {
             guard let line = lines.popFirst() else { return nil }
-            usleep(delay)
+            if handedOut == gate {
+                let deadline = Date().addingTimeInterval(20)
+                while !open() && Date() < deadline { usleep(2_000) }
+                // The batch is durable; let its task count it as recorded.
+                usleep(100_000)
+            }
+            handedOut += 1
             return line
         }
     }
@@ -99,7 +108,7 @@ struct IngestBatchTests {
     func batchesFollowTheWriter() async throws {
         let lines = try DemoDay(payments: 500, seed: 13).plan().lines
         #expect(lines.count > 1_800)
-        for (batchSize, source) in [(300, AnySequence(lines)), (4_096, AnySequence(lines)), (4_096, AnySequence(SlowLines(lines: lines[..<1_800], delay: 200)))] {
+        for (batchSize, source) in [(300, lines), (4_096, lines)] {
             let dir = TemporaryDirectory()
             defer { dir.remove() }
             let store = try PaymentWorkflow.openStore(at: dir.path)
@@ -110,14 +119,17 @@ struct IngestBatchTests {
             #expect(sizes.allSatisfy { $0 <= batchSize })
             #expect(sizes.dropLast().allSatisfy { $0 >= min(512, batchSize) }, "\(sizes)")
         }
-        // Parsing slower than recording (0.2 ms a line): each batch is handed on once 512 lines are ready, since the
-        // writer is idle by then — not held until it doubles (which made 512, 1,024, then the rest of the 1,800).
+        // The parsing side falls behind: after 600 lines it waits until the first batch (512) is recorded. The
+        // writer then has nothing to do, so the next batch is handed on as soon as it holds 512 lines — not held until
+        // it doubles, which made 512 lines, then the other 588 of the 1,100 in one batch.
         let dir = TemporaryDirectory()
         defer { dir.remove() }
         let store = try PaymentWorkflow.openStore(at: dir.path)
         defer { store.close() }
-        let (sizes, _) = await Self.batches(SlowLines(lines: lines[..<1_800], delay: 200), batchSize: 4_096, into: store)
-        #expect(sizes.count >= 4, "\(sizes)")
+        let gated = GatedLines(lines: lines[..<1_100], gate: 600, open: { ((try? store.lastPosition()) ?? 0) > 0 })
+        let (sizes, report) = await Self.batches(gated, batchSize: 4_096, into: store)
+        #expect(report.rejected == 0)
+        #expect(sizes == [512, 512, 76])
     }
 
     @Test("the default batches, cut as the writer frees up, record exactly what small batches do")
