@@ -67,14 +67,30 @@ public enum Providers {
     ///
     /// - Throws: what those two throw.
     public static func detectAndParseCallback(_ url: String) throws(ProviderError) -> CallbackOutcome? {
-        let parsed = try ParsedURL(url)
+        detect(url, parsed: try ParsedURL(url))
+    }
+
+    /// ``detectAndParseCallback(_:)`` of a URL already parsed.
+    static func detect(_ url: String, parsed: ParsedURL) -> CallbackOutcome? {
         if let data = try? SquareData(parsed), data.object["status"] != nil {
             return SquareAdapter().callback(url, parsed: parsed, data: data)
         }
         if parsed.items.contains(where: { $0.name.hasPrefix("smp-") }) {
-            return try adapter(for: .sumup).parseCallback(url, hint: nil)
+            return SumUpAdapter().callback(url, parsed: parsed, hint: nil)
         }
         return nil
+    }
+
+    /// A callback read ahead of routing, from one parse of the URL: as the provider the URL names
+    /// (``detectAndParseCallback(_:)``), and, when it names none, as iZettle's (``parseCallback(_:provider:hint:)``
+    /// with `.izettle` and no hint) — a URL without Square's `data` or SumUp's `smp-` parameters is in practice an
+    /// iZettle callback, but only its payment's provider can say so.
+    ///
+    /// - Throws: ``ProviderError/notAURL(_:)``, as ``detectAndParseCallback(_:)``.
+    public static func readCallbackAhead(_ url: String) throws(ProviderError) -> (named: CallbackOutcome?, asIZettle: CallbackOutcome?) {
+        let parsed = try ParsedURL(url)
+        if let named = detect(url, parsed: parsed) { return (named, nil) }
+        return (nil, IZettleAdapter().callback(url, parsed: parsed, hint: nil))
     }
 
     /// Reads a callback URL.

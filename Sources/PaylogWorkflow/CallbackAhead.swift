@@ -17,12 +17,18 @@ struct CallbackAhead: Sendable {
     /// is iZettle.
     let asIZettle: Result<CallbackOutcome, WorkflowError>?
 
-    /// Reads `url` ahead.
+    /// Reads `url` ahead: the URL parsed once for the detection and the iZettle reading
+    /// (``Providers/readCallbackAhead(_:)``), which give what ``PaymentWorkflow/detectCallback(_:)`` and
+    /// ``PaymentWorkflow/parseCallback(_:provider:)`` give.
     init(url: String) {
-        detected = Result { () throws(WorkflowError) in try PaymentWorkflow.detectCallback(url) }
-        if case .success(nil) = detected, let marked = PaymentWorkflow.queryItem("paylog_payment", in: url) {
+        let read: Result<(named: CallbackOutcome?, asIZettle: CallbackOutcome?), WorkflowError>
+        do { read = .success(try Providers.readCallbackAhead(url)) } catch { read = .failure(.unreadable(error.description)) }
+        detected = read.map(\.named)
+        if case .success(let reading) = read, reading.named == nil, let iZettle = reading.asIZettle,
+            let marked = PaymentWorkflow.queryItem("paylog_payment", in: url)
+        {
             marker = marked
-            asIZettle = Result { () throws(WorkflowError) in try PaymentWorkflow.parseCallback(url, provider: .izettle) }
+            asIZettle = .success(iZettle)
         } else {
             marker = nil
             asIZettle = nil

@@ -63,6 +63,32 @@ struct ProvidersTests {
         #expect(direct == Self.twoParses(url))
     }
 
+    @Test(
+        "a callback read ahead from one parse gives what detection and, naming no provider, the iZettle reading give from their own",
+        arguments: [
+            Fixtures.squareCallback("myshop://cb", json: #"{"status":"ok","transaction_id":"TX1","client_transaction_id":"CTX1","state":"pay-1"}"#),
+            Fixtures.squareCallback("myshop://cb?paylog_payment=pay-2", json: #"{"status":"error","error_code":"payment_canceled"}"#, joiner: "&"),
+            "myshop://cb?smp-status=success&smp-tx-code=T1&foreign-tx-id=pay-1",
+            "myshop://cb?smp-status=failed&smp-failure-cause=ERR",
+            "myshop://paylog-callback?paylog_payment=pay-0312&paylog_outcome=success&reference=pay%2D0312%2Ef5b1cc7c",
+            "myshop://cb?errorCode=USER_CANCELLED&reference=r1",
+            "myshop://cb?status=ok&name=%E2%82%AC&bad=%FF",
+            "myshop://cb",
+            "%zz not a url",
+            "",
+        ])
+    func readAheadMatchesSeparateReadings(_ url: String) {
+        let ahead = Result { () throws(ProviderError) in try Providers.readCallbackAhead(url) }
+        let detected = Result { () throws(ProviderError) in try Providers.detectAndParseCallback(url) }
+        #expect(ahead.map(\.named) == detected)
+        if case .success(nil) = detected {
+            let iZettle = Result { () throws(ProviderError) in try Providers.parseCallback(url, provider: .izettle) }
+            #expect(ahead.map(\.asIZettle) == iZettle.map { Optional($0) })
+        } else if case .success(let reading) = ahead {
+            #expect(reading.asIZettle == nil)
+        }
+    }
+
     @Test("every adapter is listed once, under its own provider")
     func adapters() {
         #expect(Providers.all.map(\.provider) == Provider.allCases)

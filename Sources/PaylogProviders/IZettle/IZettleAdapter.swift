@@ -72,7 +72,11 @@ public struct IZettleAdapter: ProviderAdapter {
     /// failure (its value is the error code, first of those three present); else our `paylog_outcome`
     /// marker; else the hint; else `.invalid("")`. v3's `referenceNumber` is the transaction id.
     public func parseCallback(_ url: String, hint: CallbackHint?) throws(ProviderError) -> CallbackOutcome {
-        let parsed = try ParsedURL(url)
+        callback(url, parsed: try ParsedURL(url), hint: hint)
+    }
+
+    /// The iZettle callback `url`, already parsed as a URL (``parseCallback(_:hint:)`` without parsing it again).
+    func callback(_ url: String, parsed: ParsedURL, hint: CallbackHint?) -> CallbackOutcome {
         var notes = parsed.notes
         let fields = parsed.items.fields(notes: &notes)
 

@@ -63,7 +63,11 @@ public struct SumUpAdapter: ProviderAdapter {
     /// Without `smp-status` (old apps), our `paylog_outcome` marker decides, then the hint, else
     /// `.invalid("")`.
     public func parseCallback(_ url: String, hint: CallbackHint?) throws(ProviderError) -> CallbackOutcome {
-        let parsed = try ParsedURL(url)
+        callback(url, parsed: try ParsedURL(url), hint: hint)
+    }
+
+    /// The SumUp callback `url`, already parsed as a URL (``parseCallback(_:hint:)`` without parsing it again).
+    func callback(_ url: String, parsed: ParsedURL, hint: CallbackHint?) -> CallbackOutcome {
         var notes = parsed.notes
         let fields = parsed.items.fields(notes: &notes)
 
