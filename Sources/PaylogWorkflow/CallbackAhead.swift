@@ -14,8 +14,8 @@ struct CallbackAhead: Sendable {
     let marker: String?
     /// The URL read as iZettle's, when it names no provider but carries a marker: a URL without Square's `data` or
     /// SumUp's `smp-` parameters is, in practice, an iZettle callback. Used only when the marked payment's provider
-    /// is iZettle.
-    let asIZettle: Result<CallbackOutcome, WorkflowError>?
+    /// is iZettle. (Such a reading cannot fail: the URL was parsed for the detection.)
+    let asIZettle: CallbackOutcome?
 
     /// Reads `url` ahead: the URL parsed once for the detection and the iZettle reading
     /// (``Providers/readCallbackAhead(_:)``), which give what ``PaymentWorkflow/detectCallback(_:)`` and
@@ -28,7 +28,7 @@ struct CallbackAhead: Sendable {
             let marked = PaymentWorkflow.queryItem("paylog_payment", in: url)
         {
             marker = marked
-            asIZettle = .success(iZettle)
+            asIZettle = iZettle
         } else {
             marker = nil
             asIZettle = nil

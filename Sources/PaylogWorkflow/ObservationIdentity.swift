@@ -39,7 +39,7 @@ struct ObservationIdentity: Sendable {
             let outcome: CallbackOutcome
             switch (callbackAhead?.detected, callbackAhead?.asIZettle) {
             case (.success(let detected?)?, _): outcome = detected
-            case (.success(nil)?, .success(let read)?): outcome = read
+            case (.success(nil)?, let read?): outcome = read
             default: return nil
             }
             guard case .paymentID(let id)? = outcome.routingHint else { return nil }

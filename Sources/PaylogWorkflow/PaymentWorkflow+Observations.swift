@@ -127,7 +127,7 @@ extension PaymentWorkflow {
         if let detected {
             outcome = detected
         } else if provider == .izettle, let read = ahead?.asIZettle {
-            outcome = try read.get()
+            outcome = read
         } else {
             outcome = try PaymentWorkflow.parseCallback(url, provider: provider)
         }
@@ -175,8 +175,8 @@ extension PaymentWorkflow {
     /// Batches are cut to keep the writer busy (group commit, on the parsing side): once at least `minimumBatch`
     /// lines (512, or `batchSize` if smaller) are ready, they are handed on as soon as the writer has nothing left
     /// to record, so a batch holds what was parsed while the one before it was recorded, up to `batchSize`. The
-    /// writer, the slower side (about 15 µs of CPU per line against the parsing side's 10), then never waits for
-    /// a batch to fill, and batches grow to what the parsing keeps up with. Larger batches are cheaper per line:
+    /// writer then never waits for a batch to fill while lines are ready, and batches grow to what the parsing
+    /// keeps up with (the two sides now cost about the same per line). Larger batches are cheaper per line:
     /// a commit writes every page the batch dirtied, and since the indexes and views are keyed at random (event
     /// ids are digests, payments the shop's ids) a batch dirties pages all over each of them, so fewer, larger
     /// commits write far fewer pages per line. 8,192 lines at most by default (100 k events: 4,096-line batches

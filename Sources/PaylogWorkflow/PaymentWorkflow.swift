@@ -158,8 +158,9 @@ public struct PaymentWorkflow: Sendable {
     /// A stable digest of one observation of `kind` (the command's name: `request`, `app_switch`, `callback`,
     /// `reconcile`, `fail`, `expire`).
     static func identity(_ paymentID: String, kind: String, observedAt: Timestamp?, evidence: String) -> [UInt8] {
-        // The parts' UTF-8 bytes, each followed by a NUL, digested in one call (this runs on the writer thread for
-        // every recorded line: one buffer and one digest instead of eight updates of a hasher).
+        // The parts' UTF-8 bytes, each followed by a NUL, digested in one call (this runs for every recorded line,
+        // on the parsing side of a batched ingest or on the writer thread: one buffer and one digest instead of eight
+        // updates of a hasher).
         let time = observedAt.map { String($0.microseconds) } ?? "-"
         var bytes: [UInt8] = []
         bytes.reserveCapacity(paymentID.utf8.count + kind.utf8.count + time.utf8.count + evidence.utf8.count + 4)

@@ -45,6 +45,8 @@ public final class ZstdCompressor {
         let written = output.withUnsafeMutableBytes { buffer in
             ZSTD_compress2(context, buffer.baseAddress, buffer.count, input.baseAddress, input.count)
         }
+        // A frame that saves too little is not kept; nor is one zstd failed to write (none is expected with room for
+        // the worst case): either way the caller stores the bytes as they are.
         guard ZSTD_isError(written) == 0, written <= limit else { return nil }
         return try output.withUnsafeBytes { try body(UnsafeRawBufferPointer(rebasing: $0[..<written])) }
     }
