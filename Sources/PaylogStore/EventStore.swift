@@ -123,8 +123,8 @@ public final class EventStore: Sendable {
     /// it with one fsync; returns `body`'s result once it is durable. `body` reads and appends through the
     /// ``WriteSession`` (seeing its own appends); when it throws, nothing it appended is kept.
     ///
-    /// Keep `body` short: other appends wait while it runs (ingest's batches of up to 4,096 lines hold the writer
-    /// for about 60 ms). It must have no effects outside the session and must append the same events each time,
+    /// Keep `body` short: other appends wait while it runs (ingest's batches of up to 8,192 lines hold the writer
+    /// for about 100 ms). It must have no effects outside the session and must append the same events each time,
     /// because it runs again from the start when the map has to grow, and when an append failed after it began
     /// writing (a projection refused its event; that append then fails at once in the new run, so the body sees
     /// the same outcome as if it had never written). A storage failure fails the whole session.
