@@ -78,31 +78,63 @@ public final class ZstdDictionary: Sendable {
     /// - Throws: ``ZstdError/damagedFrame(reason:)`` when the frame's bytes are damaged or belong to another
     ///   dictionary.
     public func decompress(_ frame: UnsafeRawBufferPointer) throws(ZstdError) -> Data {
-        guard let size = ZstdDictionary.contentSize(of: frame) else {
-            throw .damagedFrame(reason: "its header declares no content size")
-        }
-        // zstd cannot expand more than this: an RLE block of 4 bytes holds at most 128 KiB. A damaged header must
-        // not make us allocate what it claims.
-        guard size <= frame.count * ZstdDictionary.maximumExpansion else {
-            throw .damagedFrame(reason: "its header declares \(size) bytes, more than \(frame.count) bytes of zstd can hold")
-        }
-        let context = try ZstdDictionary.threadContext()
+        let size = try ZstdDictionary.declaredSize(of: frame)
         var result = Data(count: size)
-        let written = result.withUnsafeMutableBytes { output in
-            ZSTD_decompress_usingDDict(
-                context, output.baseAddress, output.count, frame.baseAddress, frame.count, decompressionDictionary?.raw)
-        }
-        if ZSTD_isError(written) != 0 { throw .damagedFrame(reason: ZstdError.message(written)) }
-        guard written == size else {
-            throw .damagedFrame(reason: "it holds \(written) bytes, its header declares \(size)")
-        }
+        let written = result.withUnsafeMutableBytes { output in decompress(frame, into: output) }
+        try ZstdDictionary.check(written, declared: size)
         return result
     }
 
+    /// Decompresses one frame ``ZstdCompressor`` wrote with this dictionary into `buffer`, which the caller keeps
+    /// and reuses (a fold decompresses every payload of the log, each read once: no allocation per frame).
+    /// `buffer` is replaced by a larger one when the frame declares more bytes than it holds.
+    /// - Returns: the payload: the first bytes of `buffer`, valid until the next call with the same buffer.
+    /// - Throws: ``ZstdError/damagedFrame(reason:)`` as ``decompress(_:)``.
+    public func decompress(
+        _ frame: UnsafeRawBufferPointer, reusing buffer: inout UnsafeMutableRawBufferPointer
+    ) throws(ZstdError) -> UnsafeRawBufferPointer {
+        let size = try ZstdDictionary.declaredSize(of: frame)
+        if size > buffer.count {
+            buffer.deallocate()
+            buffer = .allocate(byteCount: max(size, 2 * buffer.count), alignment: 16)
+        }
+        let output = UnsafeMutableRawBufferPointer(rebasing: buffer[..<size])
+        try ZstdDictionary.check(decompress(frame, into: output), declared: size)
+        return UnsafeRawBufferPointer(output)
+    }
+
+    /// zstd's result of decompressing `frame` into `output` (exactly the size its header declares).
+    private func decompress(_ frame: UnsafeRawBufferPointer, into output: UnsafeMutableRawBufferPointer) -> Int {
+        guard let context = ZstdDictionary.threadContext() else { return ZstdDictionary.noContext }
+        return ZSTD_decompress_usingDDict(
+            context, output.baseAddress, output.count, frame.baseAddress, frame.count, decompressionDictionary?.raw)
+    }
+
+    /// The content size `frame`'s header declares, checked against what a frame of its size can hold: a damaged
+    /// header must not make us allocate what it claims.
+    private static func declaredSize(of frame: UnsafeRawBufferPointer) throws(ZstdError) -> Int {
+        guard let size = contentSize(of: frame) else { throw .damagedFrame(reason: "its header declares no content size") }
+        // zstd cannot expand more than this: an RLE block of 4 bytes holds at most 128 KiB.
+        guard size <= frame.count * maximumExpansion else {
+            throw .damagedFrame(reason: "its header declares \(size) bytes, more than \(frame.count) bytes of zstd can hold")
+        }
+        return size
+    }
+
+    /// Throws unless zstd's result `written` is exactly the `declared` size.
+    private static func check(_ written: Int, declared size: Int) throws(ZstdError) {
+        if written == noContext { throw .outOfMemory }
+        if ZSTD_isError(written) != 0 { throw .damagedFrame(reason: ZstdError.message(written)) }
+        guard written == size else { throw .damagedFrame(reason: "it holds \(written) bytes, its header declares \(size)") }
+    }
+
+    /// The result ``decompress(_:into:)`` gives when the thread has no context and zstd could not make one.
+    private static let noContext = -1
+
     /// The calling thread's decompression context.
-    private static func threadContext() throws(ZstdError) -> OpaquePointer {
+    private static func threadContext() -> OpaquePointer? {
         if let existing = pthread_getspecific(decompressionContextKey) { return OpaquePointer(existing) }
-        guard let context = ZSTD_createDCtx() else { throw .outOfMemory }
+        guard let context = ZSTD_createDCtx() else { return nil }
         pthread_setspecific(decompressionContextKey, UnsafeRawPointer(context))
         return context
     }

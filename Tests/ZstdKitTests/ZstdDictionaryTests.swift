@@ -104,6 +104,32 @@ struct ZstdDictionaryTests {
         }
     }
 
+    @Test("decompressing into a reused buffer gives the same bytes, grows the buffer when needed, refuses what the other refuses")
+    func reusedBuffer() throws {
+        let dictionary = try ZstdDictionary(bytes: Self.dictionary)
+        let compressor = try ZstdCompressor(dictionary: dictionary)
+        var buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1, alignment: 16)
+        defer { buffer.deallocate() }
+        // Records of growing and shrinking sizes: each read into the one buffer must be exactly its own bytes,
+        // never a tail left over from a longer one.
+        let records = [Self.record(1), Self.record(5) + Self.record(6) + Self.record(7), Self.record(2), [UInt8](repeating: 9, count: 5_000), Self.record(3)]
+        for record in records {
+            let frame = try #require(record.withUnsafeBytes { raw in compressor.compress(raw, minimumSaving: 1) { Array($0) } })
+            let read = try frame.withUnsafeBytes { try Array(dictionary.decompress($0, reusing: &buffer)) }
+            #expect(read == record)
+            #expect(read == Array(try frame.withUnsafeBytes { try dictionary.decompress($0) }))
+            #expect(buffer.count >= record.count)
+        }
+        #expect(buffer.count >= 5_000)
+        let frame = try #require(Self.record(4).withUnsafeBytes { raw in compressor.compress(raw, minimumSaving: 1) { Array($0) } })
+        var garbled = frame
+        garbled[0] ^= 0xff
+        for damaged in [Array(frame.dropLast(3)), garbled] {
+            #expect(throws: ZstdError.self) { try damaged.withUnsafeBytes { _ = try dictionary.decompress($0, reusing: &buffer) } }
+        }
+        #expect(throws: ZstdError.self) { try frame.withUnsafeBytes { _ = try ZstdDictionary(bytes: []).decompress($0, reusing: &buffer) } }
+    }
+
     @Test("decompression from many tasks at once shares the dictionary safely")
     func concurrentReads() async throws {
         let dictionary = try ZstdDictionary(bytes: Self.dictionary)
