@@ -14,14 +14,17 @@ public enum PaymentEvent: Sendable, Hashable, Codable {
     case failed(Failed)
 
     /// The event type name stored in the log.
-    public var typeName: String {
+    public var typeName: String { kind.typeName }
+
+    /// The event's kind, without its fields.
+    public var kind: PaymentEventKind {
         switch self {
-        case .requested: return "Requested"
-        case .appSwitched: return "AppSwitched"
-        case .callbackReceived: return "CallbackReceived"
-        case .offline: return "Offline"
-        case .reconciled: return "Reconciled"
-        case .failed: return "Failed"
+        case .requested: return .requested
+        case .appSwitched: return .appSwitched
+        case .callbackReceived: return .callbackReceived
+        case .offline: return .offline
+        case .reconciled: return .reconciled
+        case .failed: return .failed
         }
     }
 }
