@@ -29,6 +29,8 @@ final class FoldPartition<Projection: StreamFoldingProjection>: @unchecked Senda
     let maximumOpen: Int
     /// The resident file-backed memory above which the map's pages are released; nil: never.
     let mappedBudget: Int?
+    /// Where this partition's compressed payloads are decompressed.
+    private let scratch = FoldScratch()
     /// Events this partition folded (a deferred stream's events before it was dropped count twice).
     private(set) var folded: UInt64 = 0
     /// The most streams it held open at once.
@@ -72,13 +74,14 @@ final class FoldPartition<Projection: StreamFoldingProjection>: @unchecked Senda
                     var found = try cursor.move(.atOrAfter, key: StoreKeys.event(next))
                     var read = 0
                     while found && read < Self.pageSize {
-                        let event = try cursor.withCurrent { key, value -> RecordedEvent? in
+                        // Read in place: the event points into this read transaction's pages.
+                        let event = try cursor.withCurrent { key, value -> FoldEvent? in
                             let position = StoreKeys.readUInt64(key)
                             guard position <= last else { return nil }
                             let address = UInt(bitPattern: value.baseAddress)
                             low = min(low, address)
                             high = max(high, address + UInt(value.count))
-                            return try RecordCodec.decode(value, position: position, dictionaries: databases.payloads, decompress: true)
+                            return try FoldEvent(value, position: position, dictionaries: databases.payloads, scratch: scratch)
                         }
                         guard let event else { break }
                         if try fold(event, &streams, &rows, ends, txn, databases) { folded += 1 }
@@ -119,7 +122,7 @@ final class FoldPartition<Projection: StreamFoldingProjection>: @unchecked Senda
     /// Folds one event into its stream's state, opening the stream at its first event and finishing it at its
     /// last; returns false for an event of a stream this partition does not fold.
     private func fold(
-        _ event: RecordedEvent, _ streams: inout OpenStreams<Projection.StreamState>, _ rows: inout ViewRows,
+        _ event: FoldEvent, _ streams: inout OpenStreams<Projection.StreamState>, _ rows: inout ViewRows,
         _ ends: StreamEnds?, _ txn: borrowing Transaction, _ databases: StoreDatabases
     ) throws -> Bool {
         let id = event.streamID
@@ -171,10 +174,13 @@ final class FoldPartition<Projection: StreamFoldingProjection>: @unchecked Senda
                 for id in batch {
                     var state: Projection.StreamState?
                     for position in try positions(of: id, txn, databases) {
-                        guard let event = try EventStore.event(at: position, in: txn, databases) else {
-                            throw EventStoreError.corruptRecord(position: position, reason: "indexed by stream \(id) but missing")
+                        try txn.withValue(for: StoreKeys.event(position), in: databases.events) { value in
+                            guard let value else {
+                                throw EventStoreError.corruptRecord(position: position, reason: "indexed by stream \(id) but missing")
+                            }
+                            let event = try FoldEvent(value, position: position, dictionaries: databases.payloads, scratch: scratch)
+                            try projection.fold(event, into: &state, rows: &rows)
                         }
-                        try projection.fold(event, into: &state, rows: &rows)
                         folded += 1
                     }
                     if let state { try projection.finish(state, stream: id, rows: &rows) }

@@ -22,7 +22,20 @@ public protocol StreamFoldingProjection: InlineProjection {
     /// ``ViewRows/index(_:for:in:position:)``.
     func fold(_ event: RecordedEvent, into state: inout StreamState?, rows: inout ViewRows) throws
 
+    /// The same fold, given the event as the rebuild reads it from the mapped log: the envelope in place and
+    /// the payload decompressed only when asked for. A rebuild calls this one; the default decodes the whole
+    /// event (``FoldEvent/recorded()``) and calls ``fold(_:into:rows:)-(RecordedEvent,_,_)``. Implement it when
+    /// a projection can fold from fewer fields: it must leave exactly what the other leaves.
+    func fold(_ event: FoldEvent, into state: inout StreamState?, rows: inout ViewRows) throws
+
     /// Adds the rows of a stream whose events up to the snapshot are all folded: typically its state, keyed by
     /// stream id, with ``ViewRows/append(_:for:in:)``.
     func finish(_ state: StreamState, stream streamID: String, rows: inout ViewRows) throws
+}
+
+extension StreamFoldingProjection {
+    /// Decodes the whole event and folds it with ``fold(_:into:rows:)-(RecordedEvent,_,_)``.
+    public func fold(_ event: FoldEvent, into state: inout StreamState?, rows: inout ViewRows) throws {
+        try fold(event.recorded(), into: &state, rows: &rows)
+    }
 }

@@ -104,6 +104,24 @@ public enum EventCodec {
             evidence: false)
     }
 
+    /// ``decodeForState(_:)-(RecordedEvent)`` for an event a rebuild folds, read in place: the payload decoded
+    /// from the fold's bytes, and not read at all for `AppSwitched`, whose one field (the note) is evidence only.
+    /// Returns nil for an event of an older schema (upcast from a ``RecordedEvent``) or of an unknown type (which
+    /// then fails there, as it would in a live append).
+    static func decodeForState(_ event: FoldEvent) throws(EventCodecError) -> PaymentEvent? {
+        guard event.schemaVersion == currentSchemaVersion, let kind = PaymentEventKind(event) else { return nil }
+        if kind == .appSwitched { return .appSwitched(AppSwitched(note: "")) }
+        do {
+            return try EventPayloadDecoder.decode(kind, payload: try event.payload(), evidence: false)
+        } catch let error as EventStoreError {
+            throw .undecodable(type: event.type, position: event.position, reason: error.description)
+        } catch let error as ProtoWireReader.Failure {
+            throw .undecodable(type: event.type, position: event.position, reason: error.reason)
+        } catch {
+            throw .undecodable(type: event.type, position: event.position, reason: "\(error)")
+        }
+    }
+
     /// Decodes a payload of `type` at `schemaVersion`, upcasting older versions first with `upcasters`; with
     /// `evidence` false, see ``decodeForState(_:)``.
     public static func decode(

@@ -20,22 +20,25 @@ enum EventPayloadDecoder {
     /// allocations. `EventPayloadDecoderTests` evolves payments from both decodings of random payloads and
     /// requires them equal, so a ``Payment`` that starts reading one of these fields fails there.
     static func decode(type: String, payload: Data, evidence: Bool = true) throws(Failure) -> PaymentEvent? {
+        guard let kind = PaymentEventKind(typeName: type) else { return nil }
         // `Data.withUnsafeBytes` rethrows untyped errors; a Result keeps the body's typed one.
         let result = payload.withUnsafeBytes { bytes in
-            Result { () throws(Failure) -> PaymentEvent? in
-                var reader = ProtoWireReader(bytes)
-                switch type {
-                case "Requested": return .requested(try requested(&reader, evidence: evidence))
-                case "AppSwitched": return .appSwitched(try appSwitched(&reader, evidence: evidence))
-                case "CallbackReceived": return .callbackReceived(try callbackReceived(&reader, evidence: evidence))
-                case "Offline": return .offline(try offline(&reader))
-                case "Reconciled": return .reconciled(try reconciled(&reader, evidence: evidence))
-                case "Failed": return .failed(try failed(&reader))
-                default: return nil
-                }
-            }
+            Result { () throws(Failure) -> PaymentEvent in try decode(kind, payload: bytes, evidence: evidence) }
         }
         return try result.get()
+    }
+
+    /// Decodes the payload of an event of `kind` from borrowed bytes (a fold's, read in place).
+    static func decode(_ kind: PaymentEventKind, payload: UnsafeRawBufferPointer, evidence: Bool) throws(Failure) -> PaymentEvent {
+        var reader = ProtoWireReader(payload)
+        switch kind {
+        case .requested: return .requested(try requested(&reader, evidence: evidence))
+        case .appSwitched: return .appSwitched(try appSwitched(&reader, evidence: evidence))
+        case .callbackReceived: return .callbackReceived(try callbackReceived(&reader, evidence: evidence))
+        case .offline: return .offline(try offline(&reader))
+        case .reconciled: return .reconciled(try reconciled(&reader, evidence: evidence))
+        case .failed: return .failed(try failed(&reader))
+        }
     }
 
     private static func requested(_ r: inout ProtoWireReader, evidence: Bool) throws(Failure) -> Requested {

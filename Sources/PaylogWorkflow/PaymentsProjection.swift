@@ -92,6 +92,20 @@ public struct PaymentsProjection: StreamFoldingProjection {
         }
     }
 
+    /// The same fold from the event as a rebuild reads it in place (``FoldEvent``): no ``RecordedEvent`` is
+    /// built, the payload is decompressed into the fold's buffer, an `AppSwitched` payload is not read, and
+    /// routing keys are written without intermediate strings. Events this cannot read from the fold's bytes (an
+    /// older schema, an unknown type) go through ``fold(_:into:rows:)-(RecordedEvent,_,_)``.
+    public func fold(_ event: FoldEvent, into payment: inout Payment?, rows: inout ViewRows) throws {
+        guard let paymentEvent = try EventCodec.decodeForState(event) else {
+            return try fold(event.recorded(), into: &payment, rows: &rows)
+        }
+        Payment.evolve(&payment, id: event.streamID, paymentEvent, observedAt: (event.observedAt ?? event.recordedAt).microseconds)
+        PaymentsProjection.forEachRoute(of: paymentEvent) { kind, value in
+            rows.index(event.streamID, for: kind, value, in: "routes", position: event.position)
+        }
+    }
+
     /// A payment's final state, keyed by payment id.
     public func finish(_ payment: Payment, stream streamID: String, rows: inout ViewRows) throws {
         rows.append(PaymentCodec.encode(payment), for: streamID, in: "payments")
@@ -108,16 +122,21 @@ public struct PaymentsProjection: StreamFoldingProjection {
 
     /// The routing keys an event makes known.
     static func routes(of event: PaymentEvent) -> [String] {
+        var keys: [String] = []
+        forEachRoute(of: event) { kind, value in keys.append("\(kind)\(value)") }
+        return keys
+    }
+
+    /// Calls `body` with each routing key an event makes known, as its kind (`ref:`, `ctx:`, `tx:`) and value.
+    static func forEachRoute(of event: PaymentEvent, _ body: (StaticString, String) -> Void) {
         switch event {
-        case .requested(let e): return e.reference.map { ["ref:\($0)"] } ?? []
+        case .requested(let e): if let v = e.reference { body("ref:", v) }
         case .callbackReceived(let e):
-            var keys: [String] = []
-            if let v = e.outcome.clientTransactionID { keys.append("ctx:\(v)") }
-            if let v = e.outcome.transactionID { keys.append("tx:\(v)") }
-            return keys
-        case .offline(let e): return ["ctx:\(e.clientTransactionID)"]
-        case .reconciled(let e): return ["tx:\(e.transactionID)"]
-        case .appSwitched, .failed: return []
+            if let v = e.outcome.clientTransactionID { body("ctx:", v) }
+            if let v = e.outcome.transactionID { body("tx:", v) }
+        case .offline(let e): body("ctx:", e.clientTransactionID)
+        case .reconciled(let e): body("tx:", e.transactionID)
+        case .appSwitched, .failed: break
         }
     }
 
