@@ -75,7 +75,6 @@ final class IndexRowSorter {
         let base = arena.count
         var lastName: String?
         var lastNumber: UInt16 = 0
-        entries.reserveCapacity(entries.count + rows.entries.count)
         for row in rows.entries {
             if row.database != lastName {
                 lastNumber = try number(of: row.database)
@@ -183,6 +182,7 @@ final class IndexRowSorter {
         if mkdir(directory, 0o755) != 0 && errno != EEXIST { throw SortedRowSource.failure("create \(directory)") }
         let path = directory + "/\(runPrefix)-\(runs.count).bin"
         guard let file = fopen(path, "wb") else { throw SortedRowSource.failure("create run file \(path)") }
+        setvbuf(file, nil, _IOFBF, SortedRowSource.fileBufferSize)
         var run = Run(path: path, starts: [])
         runs.append(run)
         defer { fclose(file) }
@@ -198,8 +198,8 @@ final class IndexRowSorter {
                     raw.storeBytes(of: entry.position, toByteOffset: 10, as: UInt64.self)
                 }
                 let count = Int(entry.keyCount) + Int(entry.valueCount)
-                guard fwrite(header, 1, header.count, file) == header.count,
-                    count == 0 || fwrite(base.baseAddress! + entry.offset, 1, count, file) == count
+                guard SortedRowSource.write(header, header.count, file) == header.count,
+                    count == 0 || SortedRowSource.write(base.baseAddress! + entry.offset, count, file) == count
                 else { throw SortedRowSource.failure("write run file \(path)") }
                 written += Int64(header.count + count)
             }

@@ -46,6 +46,7 @@ final class SortedRowSource {
     /// The rows of run file `path` from byte `start` to byte `end`.
     init(path: String, from start: Int64, to end: Int64) throws {
         guard let file = fopen(path, "rb") else { throw SortedRowSource.failure("open run file \(path)") }
+        setvbuf(file, nil, _IOFBF, SortedRowSource.fileBufferSize)
         arena = nil
         buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 4_096, alignment: 8)
         self.file = file
@@ -65,7 +66,7 @@ final class SortedRowSource {
         guard let file else { return advanceInMemory() }
         guard remaining > 0 else { hasRow = false; return }
         let headerSize = SortedRowSource.headerSize
-        guard remaining >= Int64(headerSize), fread(buffer.baseAddress!, 1, headerSize, file) == headerSize else {
+        guard remaining >= Int64(headerSize), SortedRowSource.read(buffer.baseAddress!, headerSize, file) == headerSize else {
             throw SortedRowSource.failure("read run file \(path) (truncated header)")
         }
         let row = UnsafeRawBufferPointer(buffer)
@@ -82,7 +83,7 @@ final class SortedRowSource {
             buffer.deallocate()
             buffer = grown
         }
-        guard count == 0 || fread(buffer.baseAddress! + headerSize, 1, count, file) == count else {
+        guard count == 0 || SortedRowSource.read(buffer.baseAddress! + headerSize, count, file) == count else {
             throw SortedRowSource.failure("read run file \(path) (truncated row)")
         }
         let bytes = UnsafeRawBufferPointer(buffer)
