@@ -416,7 +416,7 @@ public final class EventStore: Sendable {
             } else {
                 try startGreen(projection, environment: environment, databases: databases)
                 if let folding = projection as? any StreamFoldingProjection {
-                    try buildGreenByFolding(folding, environment: environment, databases: databases, chunk: 20_000)
+                    try buildGreenByFolding(folding, environment: environment, databases: databases)
                 }
                 while try !catchUpGreen(projection, environment: environment, databases: databases, chunk: 10_000) {}
             }

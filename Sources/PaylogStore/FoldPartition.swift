@@ -1,8 +1,8 @@
 import LMDBKit
 
-/// One thread's share of a log-order rebuild (``LogOrderBuild``): it reads one range of positions of the log in
-/// order, page by page, and folds the streams that begin in that range, handing every row to its own
-/// ``IndexRowSorter``.
+/// One slice of a log-order rebuild (``LogOrderBuild``): it reads one range of positions of the log in order,
+/// page by page, and folds the streams that begin in that range, handing every row to the ``IndexRowSorter`` of
+/// the thread that runs it.
 ///
 /// A stream is finished — its state turned into rows and dropped — as soon as its last event up to the snapshot
 /// is folded (the `heads` index gives each stream's last version when the stream is first seen), so memory
@@ -24,13 +24,14 @@ final class FoldPartition<Projection: StreamFoldingProjection>: @unchecked Senda
     let range: ClosedRange<UInt64>
     /// The last position of the rebuild.
     let snapshot: UInt64
-    let sorter: IndexRowSorter
     /// The most streams held open before the oldest is deferred.
     let maximumOpen: Int
     /// The resident file-backed memory above which the map's pages are released; nil: never.
     let mappedBudget: Int?
     /// Where this partition's compressed payloads are decompressed.
     private let scratch = FoldScratch()
+    /// Events of its range this partition read (every one, whether or not it folds it).
+    private(set) var read: UInt64 = 0
     /// Events this partition folded (a deferred stream's events before it was dropped count twice).
     private(set) var folded: UInt64 = 0
     /// The most streams it held open at once.
@@ -39,24 +40,21 @@ final class FoldPartition<Projection: StreamFoldingProjection>: @unchecked Senda
     /// those still open at the end of a range that is not the last.
     private(set) var deferredCount = 0
 
-    init(
-        _ projection: Projection, range: ClosedRange<UInt64>, snapshot: UInt64, sorter: IndexRowSorter, maximumOpen: Int,
-        mappedBudget: Int?
-    ) {
+    init(_ projection: Projection, range: ClosedRange<UInt64>, snapshot: UInt64, maximumOpen: Int, mappedBudget: Int?) {
         precondition(maximumOpen >= 1 && range.lowerBound >= 1 && range.upperBound <= snapshot)
         self.projection = projection
         self.range = range
         self.snapshot = snapshot
-        self.sorter = sorter
         self.maximumOpen = maximumOpen
         self.mappedBudget = mappedBudget
     }
 
-    /// Reads this partition's range of the log and folds the streams that begin in it; `progress` gets the last
-    /// position read after each page.
+    /// Reads this partition's range of the log and folds the streams that begin in it, handing the rows to
+    /// `sorter`; `progress` gets the number of events read after each page.
     /// `ends`, when given, tells where each stream ends; streams it cannot tell are looked up in `heads`.
     func run(
-        _ environment: Environment, _ databases: StoreDatabases, ends: StreamEnds?, progress: (UInt64) -> Void
+        _ environment: Environment, _ databases: StoreDatabases, ends: StreamEnds?, sorter: IndexRowSorter,
+        progress: (UInt64) -> Void
     ) throws {
         // Locals, not properties: the per-event path then needs no dynamic exclusivity checks.
         var streams = OpenStreams<Projection.StreamState>(maximumOpen: maximumOpen)
@@ -64,6 +62,8 @@ final class FoldPartition<Projection: StreamFoldingProjection>: @unchecked Senda
         var folded: UInt64 = 0
         var next = range.lowerBound
         let last = range.upperBound
+        var reported = next
+        var readInRange: UInt64 = 0
         // The addresses of the log values read since the map was last released: released first when over
         // budget, so that the pages still wanted (`heads`, the B-trees' branch pages) stay mapped.
         var low = UInt.max
@@ -87,6 +87,7 @@ final class FoldPartition<Projection: StreamFoldingProjection>: @unchecked Senda
                         if try fold(event, &streams, &rows, ends, txn, databases) { folded += 1 }
                         next = event.position + 1
                         read += 1
+                        readInRange += 1
                         // Each `heads` lookup of a new stream is a random read that may map a large folio (up to
                         // 512 KiB here): look at the budget every 64 events, not only per page.
                         if let mappedBudget, read % 64 == 0, Environment.residentFileBytes(over: mappedBudget) {
@@ -99,8 +100,9 @@ final class FoldPartition<Projection: StreamFoldingProjection>: @unchecked Senda
                     if read < Self.pageSize { next = last + 1 }
                 }
             }
-            try drain(&rows)
-            progress(next - 1)
+            try drain(&rows, into: sorter)
+            progress(next - reported)
+            reported = next
         }
         // Streams still open at the snapshot are complete; those open at the end of an earlier range go on in
         // the next one, so they are folded again on their own.
@@ -112,10 +114,11 @@ final class FoldPartition<Projection: StreamFoldingProjection>: @unchecked Senda
                 try projection.finish(state, stream: id, rows: &rows)
             }
         }
-        try drain(&rows)
+        try drain(&rows, into: sorter)
+        self.read = readInRange
         mostOpen = streams.mostOpen
         deferredCount = streams.deferred.count + unfinished.count
-        folded += try foldDeferred((Array(streams.deferred) + unfinished).sorted(), &rows, environment, databases)
+        folded += try foldDeferred((Array(streams.deferred) + unfinished).sorted(), &rows, environment, databases, sorter)
         self.folded = folded
     }
 
@@ -161,7 +164,8 @@ final class FoldPartition<Projection: StreamFoldingProjection>: @unchecked Senda
     /// Folds each of the streams `ids` on its own, its events found through the `versions` index
     /// (random reads); returns the events folded.
     private func foldDeferred(
-        _ ids: [String], _ rows: inout ViewRows, _ environment: Environment, _ databases: StoreDatabases
+        _ ids: [String], _ rows: inout ViewRows, _ environment: Environment, _ databases: StoreDatabases,
+        _ sorter: IndexRowSorter
     ) throws -> UInt64 {
         var folded: UInt64 = 0
         var start = 0
@@ -186,7 +190,7 @@ final class FoldPartition<Projection: StreamFoldingProjection>: @unchecked Senda
                     if let state { try projection.finish(state, stream: id, rows: &rows) }
                 }
             }
-            try drain(&rows)
+            try drain(&rows, into: sorter)
             if let mappedBudget { environment.releaseMappedPages(ifResidentFileBytesAbove: mappedBudget) }
         }
         return folded
@@ -213,7 +217,7 @@ final class FoldPartition<Projection: StreamFoldingProjection>: @unchecked Senda
     }
 
     /// Hands the rows gathered so far to the sorter.
-    private func drain(_ rows: inout ViewRows) throws {
+    private func drain(_ rows: inout ViewRows, into sorter: IndexRowSorter) throws {
         try sorter.add(rows)
         rows.removeAll()
     }

@@ -33,6 +33,8 @@ final class IndexRowSorter {
     private var absorbed: [(entries: [SortedRowEntry], arena: [UInt8])] = []
     private var arena: [UInt8] = []
     private var entries: [SortedRowEntry] = []
+    /// False once a row is added to `entries` after they were last sorted.
+    private var entriesSorted = true
     private var runs: [Run] = []
     private var merging = false
     /// The merges ``nextBatch(_:)`` drains, one database after the other.
@@ -66,6 +68,7 @@ final class IndexRowSorter {
             database: try number(of: row.database), position: row.position))
         arena.append(contentsOf: row.key)
         arena.append(contentsOf: row.value)
+        entriesSorted = false
         try spillIfFull()
     }
 
@@ -85,6 +88,7 @@ final class IndexRowSorter {
                 database: lastNumber, position: row.position))
         }
         arena.append(contentsOf: rows.bytes)
+        entriesSorted = entriesSorted && rows.entries.isEmpty
         try spillIfFull()
     }
 
@@ -163,7 +167,15 @@ final class IndexRowSorter {
         if arena.count + entries.count * MemoryLayout<SortedRowEntry>.stride >= memoryLimit { try spill() }
     }
 
+    /// Sorts the rows held in memory now, so that ``merges()`` or ``absorb(_:)`` need not: lets each fold thread
+    /// sort its own sorter's rows in parallel with the others.
+    func sortInMemoryRows() {
+        sortEntries()
+    }
+
     private func sortEntries() {
+        guard !entriesSorted else { return }
+        defer { entriesSorted = true }
         arena.withUnsafeBytes { base in
             entries.sort { a, b in
                 if a.database != b.database { return a.database < b.database }

@@ -6,9 +6,16 @@ import Synchronization
 /// One rebuild of a ``StreamFoldingProjection``'s green view up to a snapshot position, reading the log in
 /// log order.
 ///
-/// The log is split into `parts` equal ranges of positions, one per thread (``FoldPartition``); each thread reads
-/// its range sequentially and folds the streams that begin in it, so the threads share nothing while they run.
-/// Their rows go to one ``IndexRowSorter`` each; ``merged()`` merges them all into key order for appending.
+/// The log is split into equal ranges of positions, a few per thread (``FoldPartition``); `parts` threads take
+/// the ranges in order as they finish the last, read each sequentially and fold the streams that begin in it, so
+/// the threads share nothing but the next range's number while they run. Their rows go to one ``IndexRowSorter``
+/// per thread; ``merged()`` merges them all into key order for appending.
+///
+/// Why more ranges than threads: with one range each, the threads finished up to half a second apart on the
+/// 1 M bench log (the parts of a log do not cost the same to fold, and a shared machine does not give both
+/// threads the same share), leaving one core idle. A range that is not the last costs the streams still open at
+/// its end folded again on their own (a few hundred random reads in a payment log), so ranges are not cut below
+/// ``minimumRangeEvents``.
 ///
 /// Why log order: a payment's events sit close together in the log (its day), so each stream is folded in
 /// memory while the read passes over it, and the log is read front to back once. Reading stream by stream
@@ -20,10 +27,17 @@ import Synchronization
 /// resident file-backed memory passes it (checked every 64 events), each thread releases the part of the map
 /// holding the log values it read since its last release — pages not needed again — and the whole map if that
 /// was not enough.
-final class LogOrderBuild<Projection: StreamFoldingProjection> {
-    /// The partitions, one per thread.
+///
+/// `@unchecked Sendable`: during the fold each thread uses only its own sorter and the ranges it took through
+/// the shared counter; everything else is used by one caller at a time.
+final class LogOrderBuild<Projection: StreamFoldingProjection>: @unchecked Sendable {
+    /// The ranges, taken by the threads in order.
     let partitions: [FoldPartition<Projection>]
     let snapshot: UInt64
+    /// Ranges cut per thread.
+    static var rangesPerPart: Int { 4 }
+    /// The fewest events a range is cut to, when the log allows more than one per thread.
+    static var minimumRangeEvents: UInt64 { 100_000 }
     private let sorters: [IndexRowSorter]
     private let mappedBudget: Int?
     /// The most memory the table of stream ends (``StreamEnds``) may take; past it, each stream is looked up.
@@ -31,8 +45,11 @@ final class LogOrderBuild<Projection: StreamFoldingProjection> {
     /// The default of `streamEndsBytes`: room for about 5.8 M streams.
     static var defaultStreamEndsBytes: Int { 64 << 20 }
 
+    /// A build of `projection` up to `snapshot` on `parts` threads; `ranges` cuts the log into that many ranges
+    /// (nil: ``rangesPerPart`` per thread, none under ``minimumRangeEvents`` unless that leaves fewer than `parts`).
     init(
-        _ projection: Projection, snapshot: UInt64, scratchDirectory: String, parts: Int = 2, sortMemory: Int = 48 << 20,
+        _ projection: Projection, snapshot: UInt64, scratchDirectory: String, parts: Int = 2, ranges: Int? = nil,
+        sortMemory: Int = 48 << 20,
         maximumOpen: Int = 65_536, mappedBudget: Int? = nil, streamEndsBytes: Int = LogOrderBuild.defaultStreamEndsBytes
     ) {
         precondition(parts >= 1, "a build needs at least one part")
@@ -47,10 +64,10 @@ final class LogOrderBuild<Projection: StreamFoldingProjection> {
                 runPrefix: "part\(part)", memoryLimit: max(sortMemory / parts, 1))
         }
         self.sorters = sorters
-        partitions = LogOrderBuild.ranges(of: snapshot, parts: parts).enumerated().map { part, range in
-            FoldPartition(
-                projection, range: range, snapshot: snapshot, sorter: sorters[part], maximumOpen: maximumOpen,
-                mappedBudget: mappedBudget)
+        let count = ranges
+            ?? min(parts * LogOrderBuild.rangesPerPart, max(parts, Int(clamping: snapshot / LogOrderBuild.minimumRangeEvents)))
+        partitions = LogOrderBuild.ranges(of: snapshot, parts: count).map { range in
+            FoldPartition(projection, range: range, snapshot: snapshot, maximumOpen: maximumOpen, mappedBudget: mappedBudget)
         }
     }
 
@@ -74,10 +91,10 @@ final class LogOrderBuild<Projection: StreamFoldingProjection> {
         defer { sweep?.stop() }
         let ends = try readStreamEnds(environment, databases)
         let failure = Mutex<(any Error)?>(nil)
-        let partitions = partitions
-        DispatchQueue.concurrentPerform(iterations: partitions.count) { part in
+        let turns = Turns()
+        DispatchQueue.concurrentPerform(iterations: sorters.count) { part in
             do {
-                try partitions[part].run(environment, databases, ends: ends) { position in if part == 0 { progress(position) } }
+                try runTurns(part, turns, environment, databases, ends: ends, progress: progress)
             } catch {
                 failure.withLock { if $0 == nil { $0 = error } }
             }
@@ -90,15 +107,44 @@ final class LogOrderBuild<Projection: StreamFoldingProjection> {
         let sweep = startPrefetch(environment)
         defer { sweep?.stop() }
         let ends = try readStreamEnds(environment, databases)
+        let turns = Turns()
         try await withThrowingTaskGroup(of: Void.self) { group in
-            for partition in partitions {
-                group.addTask {
-                    let first = partition.range.lowerBound == 1
-                    try partition.run(environment, databases, ends: ends) { position in if first { progress(position) } }
-                }
+            for part in sorters.indices {
+                group.addTask { try self.runTurns(part, turns, environment, databases, ends: ends, progress: progress) }
             }
             try await group.waitForAll()
         }
+    }
+
+    /// What the threads of one fold share: the next range to take, the events read so far, and whether one
+    /// failed (the others then stop taking ranges).
+    private final class Turns: Sendable {
+        let next = Atomic<Int>(0)
+        let read = Atomic<UInt64>(0)
+        let failed = Atomic<Bool>(false)
+    }
+
+    /// One thread's part of the fold: takes the next range until none is left, folding into sorter `part`, then
+    /// sorts that sorter's rows still in memory (on this thread, rather than one after the other in
+    /// ``merged()``). Thread 0 reports the events read by all.
+    private func runTurns(
+        _ part: Int, _ turns: Turns, _ environment: Environment, _ databases: StoreDatabases, ends: StreamEnds?,
+        progress: @Sendable (UInt64) -> Void
+    ) throws {
+        do {
+            while !turns.failed.load(ordering: .relaxed) {
+                let index = turns.next.add(1, ordering: .relaxed).oldValue
+                guard index < partitions.count else { break }
+                try partitions[index].run(environment, databases, ends: ends, sorter: sorters[part]) { count in
+                    let read = turns.read.add(count, ordering: .relaxed).newValue
+                    if part == 0 { progress(read) }
+                }
+            }
+        } catch {
+            turns.failed.store(true, ordering: .relaxed)
+            throw error
+        }
+        sorters[part].sortInMemoryRows()
     }
 
     /// Starts reading the log file into the page cache in file order when it fits (``LogPrefetch``): the `heads`

@@ -30,7 +30,7 @@ struct StreamFoldingRebuildTests {
         defer { store.close() }
         try await Self.fill(store, count: 3_000, streams: 400, seed: 7)
         let turns = Atomic<Int>(0)
-        try await store.rebuildProjections(chunk: 97, sortMemory: 256, mappedMemoryLimit: mappedMemoryLimit) { _, _ in
+        try await store.rebuildProjections(chunk: 97, rowsPerTransaction: 97, sortMemory: 256, mappedMemoryLimit: mappedMemoryLimit) { _, _ in
             turns.add(1, ordering: .relaxed)
         }
         // One turn per page read by the first part (3,000 events: one page) and per chunk of 97 rows written
@@ -160,6 +160,39 @@ struct StreamFoldingRebuildTests {
             #expect(build.folded == snapshot, "every event folded once")
         }
         #expect(build.partitions.allSatisfy { $0.mostOpen <= open })
+        let sorter = build.merged()
+        var merged: [ViewRow] = []
+        while case let rows = try sorter.nextBatch(500).viewRows, !rows.isEmpty { merged += rows }
+        let live = try Self.liveRows(store, projection)
+        #expect(merged.count == live.count)
+        #expect(zip(merged, live).allSatisfy { $0.database == $1.database && $0.key == $1.key && $0.value == $1.value })
+    }
+
+    @Test(
+        "more ranges than threads: each range is folded once, streams open at a range's end are folded on their own, and the rows are the live view's",
+        arguments: [(parts: 2, ranges: 9), (parts: 1, ranges: 4), (parts: 3, ranges: 3), (parts: 2, ranges: 2_500)])
+    func moreRangesThanThreads(parts: Int, ranges: Int) async throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        let projection = TaggingProjection()
+        let store = try EventStore(path: dir.path, projections: [projection])
+        defer { store.close() }
+        try await Self.fill(store, count: 2_500, streams: 120, seed: UInt64(ranges))
+        let snapshot = try store.lastPosition()
+        let build = LogOrderBuild(
+            projection, snapshot: snapshot, scratchDirectory: dir.path + "/scratch", parts: parts, ranges: ranges,
+            sortMemory: 4_096)
+        defer { build.close() }
+        let reported = Mutex<UInt64>(0)
+        try build.foldBlocking(store.environment, store.databases) { read in reported.withLock { $0 = max($0, read) } }
+        #expect(build.partitions.count == min(ranges, Int(snapshot)))
+        #expect(build.partitions.map(\.range.lowerBound) == build.partitions.map(\.range.lowerBound).sorted())
+        #expect(build.partitions.map(\.read) == build.partitions.map { UInt64($0.range.count) }, "every range read once, whole")
+        if build.partitions.count > 1 {
+            #expect(build.partitions.dropLast().contains { $0.deferredCount > 0 }, "streams straddling a range's end")
+            #expect(build.folded > snapshot, "those streams' events before the end are folded again on their own")
+        }
+        if parts == 1 { #expect(reported.withLock { $0 } == snapshot, "the one thread reports every event read") }
         let sorter = build.merged()
         var merged: [ViewRow] = []
         while case let rows = try sorter.nextBatch(500).viewRows, !rows.isEmpty { merged += rows }
