@@ -134,6 +134,18 @@ struct StreamFoldingRebuildTests {
         }
     }
 
+    /// Expects the build's merged rows to be exactly the rows the live view holds, in order.
+    static func expectLiveRows(
+        _ build: LogOrderBuild<TaggingProjection>, _ store: EventStore, _ projection: TaggingProjection
+    ) throws {
+        let sorter = build.merged()
+        var merged: [ViewRow] = []
+        while case let rows = try sorter.nextBatch(500).viewRows, !rows.isEmpty { merged += rows }
+        let live = try liveRows(store, projection)
+        #expect(merged.count == live.count)
+        #expect(zip(merged, live).allSatisfy { $0.database == $1.database && $0.key == $1.key && $0.value == $1.value })
+    }
+
     @Test(
         "any number of parts and any limit on open streams give the live view's rows; streams over the limit are deferred and folded on their own",
         arguments: [(parts: 1, open: 100_000, ends: true), (parts: 2, open: 3, ends: true), (parts: 3, open: 1, ends: true),
@@ -160,12 +172,7 @@ struct StreamFoldingRebuildTests {
             #expect(build.folded == snapshot, "every event folded once")
         }
         #expect(build.partitions.allSatisfy { $0.mostOpen <= open })
-        let sorter = build.merged()
-        var merged: [ViewRow] = []
-        while case let rows = try sorter.nextBatch(500).viewRows, !rows.isEmpty { merged += rows }
-        let live = try Self.liveRows(store, projection)
-        #expect(merged.count == live.count)
-        #expect(zip(merged, live).allSatisfy { $0.database == $1.database && $0.key == $1.key && $0.value == $1.value })
+        try Self.expectLiveRows(build, store, projection)
     }
 
     @Test(
@@ -193,12 +200,7 @@ struct StreamFoldingRebuildTests {
             #expect(build.folded > snapshot, "those streams' events before the end are folded again on their own")
         }
         if parts == 1 { #expect(reported.withLock { $0 } == snapshot, "the one thread reports every event read") }
-        let sorter = build.merged()
-        var merged: [ViewRow] = []
-        while case let rows = try sorter.nextBatch(500).viewRows, !rows.isEmpty { merged += rows }
-        let live = try Self.liveRows(store, projection)
-        #expect(merged.count == live.count)
-        #expect(zip(merged, live).allSatisfy { $0.database == $1.database && $0.key == $1.key && $0.value == $1.value })
+        try Self.expectLiveRows(build, store, projection)
     }
 
     @Test("a stream appended to past the snapshot is folded only up to the snapshot", arguments: [true, false])
