@@ -38,9 +38,12 @@ public struct FoldEvent {
 
     /// Reads the envelope of the stored `value` at `position`, checking what ``RecordCodec/decode(_:position:dictionaries:decompress:)``
     /// checks of the fields read here; the correlation, causation and actor strings and the event id are skipped
-    /// (``recorded()`` reads and checks them).
+    /// (``recorded()`` reads and checks them). `knownStreamID` is asked for the stream id's bytes first: a fold
+    /// gives back the id of a stream it holds open (it was checked when the stream was opened), so that no string
+    /// is built per event; for nil the bytes are checked as UTF-8 and made into a new string.
     init(
-        _ value: UnsafeRawBufferPointer, position: UInt64, dictionaries: PayloadDictionaries, scratch: FoldScratch
+        _ value: UnsafeRawBufferPointer, position: UInt64, dictionaries: PayloadDictionaries, scratch: FoldScratch,
+        knownStreamID: (UnsafeRawBufferPointer) -> String? = { _ in nil }
     ) throws(EventStoreError) {
         func corrupt(_ reason: String) -> EventStoreError { .corruptRecord(position: position, reason: reason) }
         guard value.count >= RecordCodec.headerSize else {
@@ -66,10 +69,13 @@ public struct FoldEvent {
                 case (1, 2): idCount = try reader.lengthDelimited().count
                 case (2, 2):
                     let bytes = try reader.lengthDelimited()
-                    guard let id = String(validating: bytes, as: UTF8.self) else {
+                    if let known = knownStreamID(bytes) {
+                        streamID = known
+                    } else if let id = String(validating: bytes, as: UTF8.self) {
+                        streamID = id
+                    } else {
                         throw ProtoWireReader.Failure(reason: "stream_id is not valid UTF-8")
                     }
-                    streamID = id
                 case (3, 0): version = try reader.varint()
                 case (4, 0): storedPosition = try reader.varint()
                 case (5, 2): type = try reader.lengthDelimited()

@@ -74,17 +74,23 @@ final class FoldPartition<Projection: StreamFoldingProjection>: @unchecked Senda
                     var found = try cursor.move(.atOrAfter, key: StoreKeys.event(next))
                     var read = 0
                     while found && read < Self.pageSize {
-                        // Read in place: the event points into this read transaction's pages.
+                        // Read in place: the event points into this read transaction's pages. The slot of its
+                        // stream, when open, is found from the id's bytes as the record is read.
+                        var openSlot: Int?
                         let event = try cursor.withCurrent { key, value -> FoldEvent? in
                             let position = StoreKeys.readUInt64(key)
                             guard position <= last else { return nil }
                             let address = UInt(bitPattern: value.baseAddress)
                             low = min(low, address)
                             high = max(high, address + UInt(value.count))
-                            return try FoldEvent(value, position: position, dictionaries: databases.payloads, scratch: scratch)
+                            return try FoldEvent(value, position: position, dictionaries: databases.payloads, scratch: scratch) {
+                                bytes in
+                                openSlot = streams.slot(of: bytes)
+                                return openSlot.map { streams.id(of: $0) }
+                            }
                         }
                         guard let event else { break }
-                        if try fold(event, &streams, &rows, ends, txn, databases) { folded += 1 }
+                        if try fold(event, openSlot, &streams, &rows, ends, txn, databases) { folded += 1 }
                         next = event.position + 1
                         read += 1
                         readInRange += 1
@@ -123,17 +129,19 @@ final class FoldPartition<Projection: StreamFoldingProjection>: @unchecked Senda
     }
 
     /// Folds one event into its stream's state, opening the stream at its first event and finishing it at its
-    /// last; returns false for an event of a stream this partition does not fold.
+    /// last; returns false for an event of a stream this partition does not fold. `openSlot` is the stream's slot
+    /// when it is open (found as the record was read).
     private func fold(
-        _ event: FoldEvent, _ streams: inout OpenStreams<Projection.StreamState>, _ rows: inout ViewRows,
+        _ event: FoldEvent, _ openSlot: Int?, _ streams: inout OpenStreams<Projection.StreamState>, _ rows: inout ViewRows,
         _ ends: StreamEnds?, _ txn: borrowing Transaction, _ databases: StoreDatabases
     ) throws -> Bool {
         let id = event.streamID
-        if streams.isDeferred(id) { return false }
         let slot: Int
-        if let open = streams.slot(of: id) {
-            slot = open
+        if let openSlot {
+            // (An open stream is never deferred: a deferred stream is closed, and not opened again.)
+            slot = openSlot
         } else {
+            if streams.isDeferred(id) { return false }
             guard event.version == 1 else {
                 // The stream began before this range: the partition of its first event folds it.
                 guard range.lowerBound == 1 else { return false }

@@ -1,16 +1,18 @@
 /// The streams a ``FoldPartition`` is folding: each one's state in a slot of an array (slots are reused), found
-/// by stream id through a plain `[String: Int]`, so that the per-event lookup is not generic code.
+/// by stream id — or by the id's bytes as read from a record — through a ``StreamSlotTable``, so that the
+/// per-event lookup is not generic code and builds no string.
 ///
 /// At most `maximumOpen` streams are held; opening one more drops the stream opened first and defers it (see
 /// ``FoldPartition``).
 struct OpenStreams<State> {
     /// The most streams held at once.
     let maximumOpen: Int
-    private var slots: [String: Int] = [:]
+    private var slots = StreamSlotTable()
     private var states: [State?] = []
     /// Per slot, the version of the stream's last event up to the snapshot; `.max` when unknown.
     private var lastVersions: [UInt64] = []
-    private var ids: [String] = []
+    /// Per slot, whether a stream is open in it.
+    private var isOpen: [Bool] = []
     private var freeSlots: [Int] = []
     /// Stream ids in the order they were opened, from `orderStart` on; some since finished.
     private var order: [String] = []
@@ -29,7 +31,13 @@ struct OpenStreams<State> {
     var count: Int { slots.count }
 
     /// The slot of an open stream.
-    func slot(of id: String) -> Int? { slots[id] }
+    func slot(of id: String) -> Int? { slots.slot(of: id) }
+
+    /// The slot of the open stream whose id has these UTF-8 bytes.
+    func slot(of bytes: UnsafeRawBufferPointer) -> Int? { slots.slot(of: bytes) }
+
+    /// The id of the stream open in `slot`.
+    func id(of slot: Int) -> String { slots.id(of: slot) }
 
     /// True when `id` was dropped and deferred.
     func isDeferred(_ id: String) -> Bool { !deferred.isEmpty && deferred.contains(id) }
@@ -41,18 +49,18 @@ struct OpenStreams<State> {
         let slot: Int
         if let free = freeSlots.popLast() {
             slot = free
-            ids[slot] = id
             lastVersions[slot] = lastVersion ?? .max
+            isOpen[slot] = true
         } else {
             slot = states.count
             states.append(nil)
-            ids.append(id)
             lastVersions.append(lastVersion ?? .max)
+            isOpen.append(true)
         }
-        slots[id] = slot
+        slots.insert(id, slot: slot)
         order.append(id)
         if order.count - orderStart > 2 * slots.count + 1_024 {
-            order = order[orderStart...].filter { slots[$0] != nil }
+            order = order[orderStart...].filter { slots.slot(of: $0) != nil }
             orderStart = 0
         }
         mostOpen = max(mostOpen, slots.count)
@@ -72,16 +80,16 @@ struct OpenStreams<State> {
     mutating func close(_ slot: Int) -> (id: String, state: State?) {
         var state: State?
         swap(&state, &states[slot])
-        let id = ids[slot]
-        slots[id] = nil
+        let id = slots.id(of: slot)
+        slots.remove(slot: slot)
+        isOpen[slot] = false
         freeSlots.append(slot)
         return (id, state)
     }
 
     /// Closes every stream still open, returning their ids and states.
     mutating func closeAll() -> [(id: String, state: State?)] {
-        let open = Array(slots.values)
-        let closed = open.map { close($0) }
+        let closed = isOpen.indices.filter { isOpen[$0] }.map { close($0) }
         order = []
         orderStart = 0
         return closed
@@ -92,7 +100,7 @@ struct OpenStreams<State> {
         while orderStart < order.count {
             let candidate = order[orderStart]
             orderStart += 1
-            if let slot = slots[candidate] {
+            if let slot = slots.slot(of: candidate) {
                 _ = close(slot)
                 deferred.insert(candidate)
                 return
