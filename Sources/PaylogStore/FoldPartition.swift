@@ -58,6 +58,7 @@ final class FoldPartition<Projection: StreamFoldingProjection>: @unchecked Senda
     ) throws {
         // Locals, not properties: the per-event path then needs no dynamic exclusivity checks.
         var streams = OpenStreams<Projection.StreamState>(maximumOpen: maximumOpen)
+        let slots = streams.slots
         var rows = ViewRows()
         var folded: UInt64 = 0
         var next = range.lowerBound
@@ -85,8 +86,8 @@ final class FoldPartition<Projection: StreamFoldingProjection>: @unchecked Senda
                             high = max(high, address + UInt(value.count))
                             return try FoldEvent(value, position: position, dictionaries: databases.payloads, scratch: scratch) {
                                 bytes in
-                                openSlot = streams.slot(of: bytes)
-                                return openSlot.map { streams.id(of: $0) }
+                                openSlot = slots.slot(of: bytes)
+                                return openSlot.map { slots.id(of: $0) }
                             }
                         }
                         guard let event else { break }

@@ -7,7 +7,8 @@
 struct OpenStreams<State> {
     /// The most streams held at once.
     let maximumOpen: Int
-    private var slots = StreamSlotTable()
+    /// The open streams by id (a reference: an `OpenStreams` is one fold's, never copied to be used twice).
+    let slots = StreamSlotTable()
     private var states: [State?] = []
     /// Per slot, the version of the stream's last event up to the snapshot; `.max` when unknown.
     private var lastVersions: [UInt64] = []
@@ -33,11 +34,6 @@ struct OpenStreams<State> {
     /// The slot of an open stream.
     func slot(of id: String) -> Int? { slots.slot(of: id) }
 
-    /// The slot of the open stream whose id has these UTF-8 bytes.
-    func slot(of bytes: UnsafeRawBufferPointer) -> Int? { slots.slot(of: bytes) }
-
-    /// The id of the stream open in `slot`.
-    func id(of slot: Int) -> String { slots.id(of: slot) }
 
     /// True when `id` was dropped and deferred.
     func isDeferred(_ id: String) -> Bool { !deferred.isEmpty && deferred.contains(id) }

@@ -6,7 +6,10 @@ import Foundation
 ///
 /// An open-addressing table with linear probing, at most half full, with backward-shift deletion (no
 /// tombstones: streams are opened and finished all through a fold).
-struct StreamSlotTable {
+///
+/// A class, so that the fold's per-event lookup (from inside the record reader's closure, in generic code) reaches
+/// it through one reference instead of copying the ``OpenStreams`` that holds it. Used by one thread at a time.
+final class StreamSlotTable {
     /// Per bucket, the slot of the stream it holds, or -1.
     private var buckets: [Int32]
     /// Per slot, its stream's id and that id's hash; the id is "" for a slot not in the table.
@@ -45,7 +48,7 @@ struct StreamSlotTable {
     func id(of slot: Int) -> String { ids[slot] }
 
     /// Enters stream `id` (not in the table) in `slot` (not in use).
-    mutating func insert(_ id: String, slot: Int) {
+    func insert(_ id: String, slot: Int) {
         if 2 * (count + 1) > buckets.count { grow() }
         while ids.count <= slot {
             ids.append("")
@@ -60,7 +63,7 @@ struct StreamSlotTable {
     }
 
     /// Removes the stream in `slot` from the table.
-    mutating func remove(slot: Int) {
+    func remove(slot: Int) {
         let mask = buckets.count - 1
         var index = Int(truncatingIfNeeded: hashes[slot]) & mask
         while Int(buckets[index]) != slot {
@@ -87,7 +90,7 @@ struct StreamSlotTable {
     }
 
     /// Puts `slot` in the first free bucket of its probe run.
-    private mutating func place(_ slot: Int, hash: UInt64) {
+    private func place(_ slot: Int, hash: UInt64) {
         let mask = buckets.count - 1
         var index = Int(truncatingIfNeeded: hash) & mask
         while buckets[index] >= 0 { index = (index + 1) & mask }
@@ -95,7 +98,7 @@ struct StreamSlotTable {
     }
 
     /// Doubles the buckets and places every stream again.
-    private mutating func grow() {
+    private func grow() {
         let held = buckets.filter { $0 >= 0 }
         buckets = Array(repeating: -1, count: buckets.count * 2)
         for slot in held { place(Int(slot), hash: hashes[Int(slot)]) }

@@ -25,7 +25,7 @@ struct StreamSlotTableTests {
     @Test("random opens and closes find exactly what a dictionary holds, by id and by bytes", arguments: [1, 2, 3])
     func againstADictionary(seed: UInt64) {
         var generator = SeededGenerator(seed: seed)
-        var table = StreamSlotTable(capacity: 4)
+        let table = StreamSlotTable(capacity: 4)
         var model: [String: Int] = [:]
         var freeSlots: [Int] = []
         var nextSlot = 0
@@ -68,7 +68,7 @@ struct StreamSlotTableTests {
         let ids = Array(crowd.prefix(12))
         #expect(ids.count == 12)
         for removed in ids.indices {
-            var table = StreamSlotTable(capacity: 16)
+            let table = StreamSlotTable(capacity: 16)
             for (slot, id) in ids.enumerated() { table.insert(id, slot: slot) }
             table.remove(slot: removed)
             for (slot, id) in ids.enumerated() {
