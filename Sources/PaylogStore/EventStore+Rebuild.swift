@@ -19,9 +19,10 @@ extension EventStore {
     ///   - mappedMemoryLimit: a stream-folding build releases the log's memory-mapped pages whenever the
     ///     process's resident file-backed memory passes this many bytes (nil: never). The build reads the log
     ///     front to back, so released pages are rarely needed again (see Docs/performance.md).
-    ///   - progress: called after each turn with (position or events folded, head).
+    ///   - progress: called after each turn with (events read so far by the fold, or the catch-up's position; the head).
     public func rebuildProjections(
-        chunk: Int = 20_000, rowsPerTransaction: Int = EventStore.defaultRebuildRowsPerTransaction, sortMemory: Int = 48 << 20, mappedMemoryLimit: Int? = EventStore.defaultRebuildMappedLimit,
+        chunk: Int = 20_000, rowsPerTransaction: Int = EventStore.defaultRebuildRowsPerTransaction, sortMemory: Int = 48 << 20,
+        mappedMemoryLimit: Int? = EventStore.defaultRebuildMappedLimit,
         progress: @escaping @Sendable (UInt64, UInt64) -> Void = { _, _ in }
     ) async throws {
         for projection in databases.projections {
@@ -46,7 +47,7 @@ extension EventStore {
     public static let defaultRebuildMappedLimit = 96 << 20
 
     /// The sorted rows a stream-folding rebuild appends per write transaction by default. Each commit syncs:
-    /// 20,000 rows per commit (the catch-up's chunk, used until the sixteenth round) took 41 commits and about a
+    /// 20,000 rows per commit (the catch-up's chunk, used until the fifteenth performance round) took 41 commits and about a
     /// quarter of a second of `fdatasync` and `pwrite` for the 1 M replay's 750 k rows (`perf trace`); the writer
     /// thread is held about 30 ms per turn.
     public static let defaultRebuildRowsPerTransaction = 60_000
