@@ -59,7 +59,9 @@ public struct ViewRows: Sendable {
     /// Removes every row, keeping the buffers' capacity.
     /// Adds an index row whose key is `prefix` followed by `key` (a kind of key and its value, such as `ref:` and
     /// a reference), without building the joined string.
-    public mutating func index(_ value: String, for prefix: StaticString, _ key: String, in database: String, position: UInt64) {
+    public mutating func index(
+        _ value: String, for prefix: StaticString, _ key: String, in database: String, position: UInt64
+    ) {
         let offset = bytes.count
         prefix.withUTF8Buffer { bytes.append(contentsOf: $0) }
         bytes.append(contentsOf: key.utf8)

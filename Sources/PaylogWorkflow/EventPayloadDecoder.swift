@@ -29,7 +29,9 @@ enum EventPayloadDecoder {
     }
 
     /// Decodes the payload of an event of `kind` from borrowed bytes (a fold's, read in place).
-    static func decode(_ kind: PaymentEventKind, payload: UnsafeRawBufferPointer, evidence: Bool) throws(Failure) -> PaymentEvent {
+    static func decode(
+        _ kind: PaymentEventKind, payload: UnsafeRawBufferPointer, evidence: Bool
+    ) throws(Failure) -> PaymentEvent {
         var reader = ProtoWireReader(payload)
         switch kind {
         case .requested: return .requested(try requested(&reader, evidence: evidence))

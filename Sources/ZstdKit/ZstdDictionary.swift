@@ -79,8 +79,9 @@ public final class ZstdDictionary: Sendable {
     ///   dictionary.
     public func decompress(_ frame: UnsafeRawBufferPointer) throws(ZstdError) -> Data {
         let size = try ZstdDictionary.declaredSize(of: frame)
+        let context = try ZstdDictionary.threadContext()
         var result = Data(count: size)
-        let written = result.withUnsafeMutableBytes { output in decompress(frame, into: output) }
+        let written = result.withUnsafeMutableBytes { output in decompress(frame, into: output, context: context) }
         try ZstdDictionary.check(written, declared: size)
         return result
     }
@@ -99,14 +100,16 @@ public final class ZstdDictionary: Sendable {
             buffer = .allocate(byteCount: max(size, 2 * buffer.count), alignment: 16)
         }
         let output = UnsafeMutableRawBufferPointer(rebasing: buffer[..<size])
-        try ZstdDictionary.check(decompress(frame, into: output), declared: size)
+        try ZstdDictionary.check(decompress(frame, into: output, context: ZstdDictionary.threadContext()), declared: size)
         return UnsafeRawBufferPointer(output)
     }
 
-    /// zstd's result of decompressing `frame` into `output` (exactly the size its header declares).
-    private func decompress(_ frame: UnsafeRawBufferPointer, into output: UnsafeMutableRawBufferPointer) -> Int {
-        guard let context = ZstdDictionary.threadContext() else { return ZstdDictionary.noContext }
-        return ZSTD_decompress_usingDDict(
+    /// zstd's result of decompressing `frame` into `output` (exactly the size its header declares) with
+    /// `context`: the size written, or one of zstd's error codes.
+    private func decompress(
+        _ frame: UnsafeRawBufferPointer, into output: UnsafeMutableRawBufferPointer, context: OpaquePointer
+    ) -> Int {
+        ZSTD_decompress_usingDDict(
             context, output.baseAddress, output.count, frame.baseAddress, frame.count, decompressionDictionary?.raw)
     }
 
@@ -123,18 +126,14 @@ public final class ZstdDictionary: Sendable {
 
     /// Throws unless zstd's result `written` is exactly the `declared` size.
     private static func check(_ written: Int, declared size: Int) throws(ZstdError) {
-        if written == noContext { throw .outOfMemory }
         if ZSTD_isError(written) != 0 { throw .damagedFrame(reason: ZstdError.message(written)) }
         guard written == size else { throw .damagedFrame(reason: "it holds \(written) bytes, its header declares \(size)") }
     }
 
-    /// The result ``decompress(_:into:)`` gives when the thread has no context and zstd could not make one.
-    private static let noContext = -1
-
     /// The calling thread's decompression context.
-    private static func threadContext() -> OpaquePointer? {
+    private static func threadContext() throws(ZstdError) -> OpaquePointer {
         if let existing = pthread_getspecific(decompressionContextKey) { return OpaquePointer(existing) }
-        guard let context = ZSTD_createDCtx() else { return nil }
+        guard let context = ZSTD_createDCtx() else { throw .outOfMemory }
         pthread_setspecific(decompressionContextKey, UnsafeRawPointer(context))
         return context
     }
