@@ -111,14 +111,16 @@ public enum EventCodec {
     static func decodeForState(_ event: FoldEvent) throws(EventCodecError) -> PaymentEvent? {
         guard event.schemaVersion == currentSchemaVersion, let kind = PaymentEventKind(event) else { return nil }
         if kind == .appSwitched { return .appSwitched(AppSwitched(note: "")) }
+        let payload: UnsafeRawBufferPointer
         do {
-            return try EventPayloadDecoder.decode(kind, payload: try event.payload(), evidence: false)
-        } catch let error as EventStoreError {
-            throw .undecodable(type: event.type, position: event.position, reason: error.description)
-        } catch let error as ProtoWireReader.Failure {
-            throw .undecodable(type: event.type, position: event.position, reason: error.reason)
+            payload = try event.payload()
         } catch {
-            throw .undecodable(type: event.type, position: event.position, reason: "\(error)")
+            throw .undecodable(type: event.type, position: event.position, reason: error.description)
+        }
+        do {
+            return try EventPayloadDecoder.decode(kind, payload: payload, evidence: false)
+        } catch {
+            throw .undecodable(type: event.type, position: event.position, reason: error.reason)
         }
     }
 
