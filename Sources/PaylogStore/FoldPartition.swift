@@ -14,12 +14,16 @@ import LMDBKit
 /// later events are skipped, and it is folded on its own after the read the same way. Memory stays bounded
 /// whatever the log; a log of very long-lived streams only costs random reads for those.
 ///
+/// The states are kept by the projection's ``StreamFolder``, so that this code is not generic over the projection
+/// (it ran unspecialised, the projection being another module's).
+///
 /// Used by one thread at a time (handed to a task and back), hence `@unchecked Sendable`.
-final class FoldPartition<Projection: StreamFoldingProjection>: @unchecked Sendable {
+final class FoldPartition: @unchecked Sendable {
     /// Events read per read transaction.
     static var pageSize: Int { 8_192 }
 
-    let projection: Projection
+    /// The projection's states of the open streams, and its fold.
+    let folder: any StreamFolder
     /// The positions this partition reads.
     let range: ClosedRange<UInt64>
     /// The last position of the rebuild.
@@ -40,9 +44,9 @@ final class FoldPartition<Projection: StreamFoldingProjection>: @unchecked Senda
     /// those still open at the end of a range that is not the last.
     private(set) var deferredCount = 0
 
-    init(_ projection: Projection, range: ClosedRange<UInt64>, snapshot: UInt64, maximumOpen: Int, mappedBudget: Int?) {
+    init(_ folder: any StreamFolder, range: ClosedRange<UInt64>, snapshot: UInt64, maximumOpen: Int, mappedBudget: Int?) {
         precondition(maximumOpen >= 1 && range.lowerBound >= 1 && range.upperBound <= snapshot)
-        self.projection = projection
+        self.folder = folder
         self.range = range
         self.snapshot = snapshot
         self.maximumOpen = maximumOpen
@@ -57,7 +61,8 @@ final class FoldPartition<Projection: StreamFoldingProjection>: @unchecked Senda
         progress: (UInt64) -> Void
     ) throws {
         // Locals, not properties: the per-event path then needs no dynamic exclusivity checks.
-        var streams = OpenStreams<Projection.StreamState>(maximumOpen: maximumOpen)
+        let folder = folder
+        var streams = OpenStreams(maximumOpen: maximumOpen, folder: folder)
         let slots = streams.slots
         var rows = ViewRows()
         var folded: UInt64 = 0
@@ -91,7 +96,7 @@ final class FoldPartition<Projection: StreamFoldingProjection>: @unchecked Senda
                             }
                         }
                         guard let event else { break }
-                        if try fold(event, openSlot, &streams, &rows, ends, txn, databases) { folded += 1 }
+                        if try fold(event, openSlot, &streams, folder, &rows, ends, txn, databases) { folded += 1 }
                         next = event.position + 1
                         read += 1
                         readInRange += 1
@@ -114,11 +119,12 @@ final class FoldPartition<Projection: StreamFoldingProjection>: @unchecked Senda
         // Streams still open at the snapshot are complete; those open at the end of an earlier range go on in
         // the next one, so they are folded again on their own.
         var unfinished: [String] = []
-        for (id, state) in streams.closeAll() {
+        for (slot, id) in streams.closeAll() {
             if last < snapshot {
                 unfinished.append(id)
-            } else if let state {
-                try projection.finish(state, stream: id, rows: &rows)
+                folder.discard(slot: slot)
+            } else {
+                try folder.finish(slot: slot, stream: id, rows: &rows)
             }
         }
         try drain(&rows, into: sorter)
@@ -133,8 +139,8 @@ final class FoldPartition<Projection: StreamFoldingProjection>: @unchecked Senda
     /// last; returns false for an event of a stream this partition does not fold. `openSlot` is the stream's slot
     /// when it is open (found as the record was read).
     private func fold(
-        _ event: FoldEvent, _ openSlot: Int?, _ streams: inout OpenStreams<Projection.StreamState>, _ rows: inout ViewRows,
-        _ ends: StreamEnds?, _ txn: borrowing Transaction, _ databases: StoreDatabases
+        _ event: FoldEvent, _ openSlot: Int?, _ streams: inout OpenStreams, _ folder: any StreamFolder,
+        _ rows: inout ViewRows, _ ends: StreamEnds?, _ txn: borrowing Transaction, _ databases: StoreDatabases
     ) throws -> Bool {
         let id = event.streamID
         let slot: Int
@@ -162,16 +168,15 @@ final class FoldPartition<Projection: StreamFoldingProjection>: @unchecked Senda
             }
             slot = streams.open(id, lastVersion: lastVersion)
         }
-        try projection.fold(event, into: &streams[slot], rows: &rows)
+        try folder.fold(event, slot: slot, rows: &rows)
         if streams.isLast(event.version, in: slot) {
-            let (id, state) = streams.close(slot)
-            if let state { try projection.finish(state, stream: id, rows: &rows) }
+            try folder.finish(slot: slot, stream: streams.close(slot), rows: &rows)
         }
         return true
     }
 
     /// Folds each of the streams `ids` on its own, its events found through the `versions` index
-    /// (random reads); returns the events folded.
+    /// (random reads), in the folder's slot 0 (free: every stream was closed); returns the events folded.
     private func foldDeferred(
         _ ids: [String], _ rows: inout ViewRows, _ environment: Environment, _ databases: StoreDatabases,
         _ sorter: IndexRowSorter
@@ -185,18 +190,17 @@ final class FoldPartition<Projection: StreamFoldingProjection>: @unchecked Senda
             start = batch.endIndex
             try environment.read { txn in
                 for id in batch {
-                    var state: Projection.StreamState?
                     for position in try positions(of: id, txn, databases) {
                         try txn.withValue(for: StoreKeys.event(position), in: databases.events) { value in
                             guard let value else {
                                 throw EventStoreError.corruptRecord(position: position, reason: "indexed by stream \(id) but missing")
                             }
                             let event = try FoldEvent(value, position: position, dictionaries: databases.payloads, scratch: scratch)
-                            try projection.fold(event, into: &state, rows: &rows)
+                            try folder.fold(event, slot: 0, rows: &rows)
                         }
                         folded += 1
                     }
-                    if let state { try projection.finish(state, stream: id, rows: &rows) }
+                    try folder.finish(slot: 0, stream: id, rows: &rows)
                 }
             }
             try drain(&rows, into: sorter)

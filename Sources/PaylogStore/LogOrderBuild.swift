@@ -32,7 +32,7 @@ import Synchronization
 /// the shared counter; everything else is used by one caller at a time.
 final class LogOrderBuild<Projection: StreamFoldingProjection>: @unchecked Sendable {
     /// The ranges, taken by the threads in order.
-    let partitions: [FoldPartition<Projection>]
+    let partitions: [FoldPartition]
     let snapshot: UInt64
     /// Ranges cut per thread.
     static var rangesPerPart: Int { 4 }
@@ -67,7 +67,7 @@ final class LogOrderBuild<Projection: StreamFoldingProjection>: @unchecked Senda
         let count = ranges
             ?? min(parts * LogOrderBuild.rangesPerPart, max(parts, Int(clamping: snapshot / LogOrderBuild.minimumRangeEvents)))
         partitions = LogOrderBuild.ranges(of: snapshot, parts: count).map { range in
-            FoldPartition(projection, range: range, snapshot: snapshot, maximumOpen: maximumOpen, mappedBudget: mappedBudget)
+            FoldPartition(projection.makeFolder(), range: range, snapshot: snapshot, maximumOpen: maximumOpen, mappedBudget: mappedBudget)
         }
     }
 

@@ -1,15 +1,18 @@
-/// The streams a ``FoldPartition`` is folding: each one's state in a slot of an array (slots are reused), found
-/// by stream id — or by the id's bytes as read from a record — through a ``StreamSlotTable``, so that the
-/// per-event lookup is not generic code and builds no string.
+/// The streams a ``FoldPartition`` is folding: each one in a numbered slot (slots are reused) whose state its
+/// ``StreamFolder`` keeps, found by stream id — or by the id's bytes as read from a record — through a
+/// ``StreamSlotTable``, so that the per-event lookup builds no string.
 ///
 /// At most `maximumOpen` streams are held; opening one more drops the stream opened first and defers it (see
 /// ``FoldPartition``).
-struct OpenStreams<State> {
+struct OpenStreams {
     /// The most streams held at once.
     let maximumOpen: Int
     /// The open streams by id (a reference: an `OpenStreams` is one fold's, never copied to be used twice).
     let slots = StreamSlotTable()
-    private var states: [State?] = []
+    /// Keeps the states; told to empty the slot of a stream dropped and deferred.
+    private let folder: any StreamFolder
+    /// Slots handed out so far (the highest is one less).
+    private var slotCount = 0
     /// Per slot, the version of the stream's last event up to the snapshot; `.max` when unknown.
     private var lastVersions: [UInt64] = []
     /// Per slot, whether a stream is open in it.
@@ -23,9 +26,10 @@ struct OpenStreams<State> {
     /// The most streams held at once so far.
     private(set) var mostOpen = 0
 
-    init(maximumOpen: Int) {
+    init(maximumOpen: Int, folder: any StreamFolder) {
         precondition(maximumOpen >= 1)
         self.maximumOpen = maximumOpen
+        self.folder = folder
     }
 
     /// Streams held now.
@@ -38,7 +42,7 @@ struct OpenStreams<State> {
     /// True when `id` was dropped and deferred.
     func isDeferred(_ id: String) -> Bool { !deferred.isEmpty && deferred.contains(id) }
 
-    /// Opens `id` with no state yet, dropping and deferring the stream opened first if `maximumOpen` are
+    /// Opens `id` in an empty slot, dropping and deferring the stream opened first if `maximumOpen` are
     /// held; returns its slot.
     mutating func open(_ id: String, lastVersion: UInt64?) -> Int {
         if slots.count >= maximumOpen { deferOldest() }
@@ -48,8 +52,8 @@ struct OpenStreams<State> {
             lastVersions[slot] = lastVersion ?? .max
             isOpen[slot] = true
         } else {
-            slot = states.count
-            states.append(nil)
+            slot = slotCount
+            slotCount += 1
             lastVersions.append(lastVersion ?? .max)
             isOpen.append(true)
         }
@@ -63,29 +67,22 @@ struct OpenStreams<State> {
         return slot
     }
 
-    /// The state in `slot`, to fold into.
-    subscript(slot: Int) -> State? {
-        get { states[slot] }
-        _modify { yield &states[slot] }
-    }
-
     /// True when `version` is the last one of the stream in `slot` up to the snapshot.
     func isLast(_ version: UInt64, in slot: Int) -> Bool { lastVersions[slot] == version }
 
-    /// Closes the stream in `slot`, returning its id and state.
-    mutating func close(_ slot: Int) -> (id: String, state: State?) {
-        var state: State?
-        swap(&state, &states[slot])
+    /// Closes the stream in `slot`, returning its id; its state stays in the folder's slot until the caller
+    /// finishes or discards it there.
+    mutating func close(_ slot: Int) -> String {
         let id = slots.id(of: slot)
         slots.remove(slot: slot)
         isOpen[slot] = false
         freeSlots.append(slot)
-        return (id, state)
+        return id
     }
 
-    /// Closes every stream still open, returning their ids and states.
-    mutating func closeAll() -> [(id: String, state: State?)] {
-        let closed = isOpen.indices.filter { isOpen[$0] }.map { close($0) }
+    /// Closes every stream still open, returning their slots and ids (states as for ``close(_:)``).
+    mutating func closeAll() -> [(slot: Int, id: String)] {
+        let closed = isOpen.indices.filter { isOpen[$0] }.map { (slot: $0, id: close($0)) }
         order = []
         orderStart = 0
         return closed
@@ -98,6 +95,7 @@ struct OpenStreams<State> {
             orderStart += 1
             if let slot = slots.slot(of: candidate) {
                 _ = close(slot)
+                folder.discard(slot: slot)
                 deferred.insert(candidate)
                 return
             }

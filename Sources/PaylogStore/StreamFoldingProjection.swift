@@ -31,11 +31,21 @@ public protocol StreamFoldingProjection: InlineProjection {
     /// Adds the rows of a stream whose events up to the snapshot are all folded: typically its state, keyed by
     /// stream id, with ``ViewRows/append(_:for:in:)``.
     func finish(_ state: StreamState, stream streamID: String, rows: inout ViewRows) throws
+
+    /// A new folder of this projection's stream states for one range of a rebuild (see ``StreamFolder``). The
+    /// default is generic: it calls ``fold(_:into:rows:)-(FoldEvent,_,_)`` and ``finish(_:stream:rows:)``
+    /// unspecialised. A projection whose rebuild speed matters returns its own, written with its concrete types.
+    func makeFolder() -> any StreamFolder
 }
 
 extension StreamFoldingProjection {
     /// Decodes the whole event and folds it with ``fold(_:into:rows:)-(RecordedEvent,_,_)``.
     public func fold(_ event: FoldEvent, into state: inout StreamState?, rows: inout ViewRows) throws {
         try fold(event.recorded(), into: &state, rows: &rows)
+    }
+
+    /// A ``StreamFolder`` calling this projection's fold and finish generically.
+    public func makeFolder() -> any StreamFolder {
+        GenericStreamFolder(self)
     }
 }

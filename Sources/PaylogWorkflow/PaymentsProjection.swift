@@ -106,6 +106,11 @@ public struct PaymentsProjection: StreamFoldingProjection {
         }
     }
 
+    /// A folder of payments written with the concrete types (``PaymentsFolder``), not the generic default.
+    public func makeFolder() -> any StreamFolder {
+        PaymentsFolder(self)
+    }
+
     /// A payment's final state, keyed by payment id.
     public func finish(_ payment: Payment, stream streamID: String, rows: inout ViewRows) throws {
         rows.append(PaymentCodec.encode(payment), for: streamID, in: "payments")

@@ -120,16 +120,7 @@ struct StreamFoldingRebuildTests {
     static func liveRows(_ store: EventStore, _ projection: TaggingProjection) throws -> [ViewRow] {
         try store.readViews { txn, databases in
             try projection.databaseNames.flatMap { name in
-                try txn.withCursor(databases[name]) { cursor in
-                    var rows: [ViewRow] = []
-                    var found = try cursor.move(.first)
-                    while found {
-                        let (key, value) = cursor.current()
-                        rows.append(ViewRow(database: name, key: key, value: value))
-                        found = try cursor.move(.next)
-                    }
-                    return rows
-                }
+                try txn.entries(of: databases[name]).map { ViewRow(database: name, key: $0.key, value: $0.value) }
             }
         }
     }

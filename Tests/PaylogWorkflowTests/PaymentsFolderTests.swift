@@ -1,0 +1,51 @@
+import Foundation
+import LMDBKit
+@testable import PaylogStore
+@testable import PaylogWorkflow
+import TestSupport
+import Testing
+
+/// ``PaymentsFolder``, the payments projection's own folder of a rebuild: held to the live view, including when
+/// open payments are dropped and deferred (their slots emptied and reused) and when ranges cut payments apart.
+@Suite("The payments folder")
+struct PaymentsFolderTests {
+    /// Every row of the payments projection's databases as the live view holds them, in key order.
+    static func liveRows(_ store: EventStore, _ projection: PaymentsProjection) throws -> [ViewRow] {
+        try store.readViews { txn, databases in
+            try projection.databaseNames.flatMap { name in
+                try txn.entries(of: databases[name]).map { ViewRow(database: name, key: $0.key, value: $0.value) }
+            }
+        }
+    }
+
+    @Test(
+        "folded by the payments folder, any limit on open payments and any cut into ranges gives the live view's rows",
+        arguments: [(open: 65_536, ranges: 1), (open: 2, ranges: 1), (open: 1, ranges: 3), (open: 5, ranges: 7)])
+    func matchesLiveView(open: Int, ranges: Int) async throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        let workflow = PaymentWorkflow(store: try PaymentWorkflow.openStore(at: dir.path), actor: "t")
+        let store = workflow.store
+        defer { store.close() }
+        let report = await workflow.ingest(lines: try DemoDay(payments: 40, seed: 5).plan().lines)
+        #expect(report.rejected == 0)
+        let projection = PaymentsProjection()
+        let snapshot = try store.lastPosition()
+        let build = LogOrderBuild(
+            projection, snapshot: snapshot, scratchDirectory: dir.path + "/scratch", parts: 2, ranges: ranges,
+            sortMemory: 4_096, maximumOpen: open)
+        defer { build.close() }
+        #expect(build.partitions.allSatisfy { $0.folder is PaymentsFolder })
+        try build.foldBlocking(store.environment, store.databases) { _ in }
+        if open < 40 || ranges > 1 {
+            #expect(build.partitions.contains { $0.deferredCount > 0 }, "payments deferred or cut by a range's end")
+        }
+        let sorter = build.merged()
+        var merged: [ViewRow] = []
+        while case let rows = try sorter.nextBatch(500).viewRows, !rows.isEmpty { merged += rows }
+        let live = try Self.liveRows(store, projection)
+        #expect(live.count > 40)
+        #expect(merged.count == live.count)
+        #expect(zip(merged, live).allSatisfy { $0.database == $1.database && $0.key == $1.key && $0.value == $1.value })
+    }
+}
