@@ -10,7 +10,8 @@ import ZstdKit
 ///
 /// Borrowed: it points into a read transaction's pages and a decompression buffer of the fold's, so it is valid
 /// only during the ``StreamFoldingProjection/fold(_:into:rows:)-(FoldEvent,_,_)`` call it is handed to, and must
-/// not be kept.
+/// not be kept. Its references to the fold's buffer and the store's dictionaries are `unowned(unsafe)` for the
+/// same reason: both outlive every fold call, and a copy of the event (as generic code makes) then retains nothing.
 public struct FoldEvent {
     /// The stream the event belongs to.
     public let streamID: String
@@ -29,12 +30,12 @@ public struct FoldEvent {
     /// The payload as stored in the record, or its zstd frame.
     private let storedPayload: UnsafeRawBufferPointer
     /// The dictionary the frame was compressed with; nil for a payload stored as appended.
-    private let dictionary: ZstdDictionary?
+    private unowned(unsafe) let dictionary: ZstdDictionary?
     /// Where a compressed payload is decompressed to.
-    private let scratch: FoldScratch
+    private unowned(unsafe) let scratch: FoldScratch
     /// The stored value, for ``recorded()``.
     private let value: UnsafeRawBufferPointer
-    private let dictionaries: PayloadDictionaries
+    private unowned(unsafe) let dictionaries: PayloadDictionaries
 
     /// Reads the envelope of the stored `value` at `position`, checking what ``RecordCodec/decode(_:position:dictionaries:decompress:)``
     /// checks of the fields read here; the correlation, causation and actor strings and the event id are skipped
@@ -96,7 +97,8 @@ public struct FoldEvent {
             guard let frame, payload == nil else {
                 throw corrupt("the record does not decode: a compressed record without its frame (field 13), or with field 12 too")
             }
-            guard dictionaryNumber <= UInt64(UInt32.max), let zstd = dictionaries.dictionary(UInt32(dictionaryNumber)) else {
+            guard dictionaryNumber <= UInt64(UInt32.max), let zstd = scratch.dictionary(UInt32(dictionaryNumber), in: dictionaries)
+            else {
                 throw corrupt("its payload was compressed with dictionary \(dictionaryNumber), which the store does not hold")
             }
             storedPayload = frame
