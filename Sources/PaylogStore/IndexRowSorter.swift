@@ -63,9 +63,11 @@ final class IndexRowSorter {
     /// Adds a row. Not once the merge began.
     func add(_ row: ViewRow) throws {
         precondition(!merging, "rows added after the merge began")
-        entries.append(SortedRowEntry(
-            offset: arena.count, keyCount: Int32(row.key.count), valueCount: Int32(row.value.count),
-            database: try number(of: row.database), position: row.position))
+        let database = try number(of: row.database)
+        row.key.withUnsafeBytes { key in
+            entries.append(SortedRowEntry(
+                offset: arena.count, key: key, valueCount: Int32(row.value.count), database: database, position: row.position))
+        }
         arena.append(contentsOf: row.key)
         arena.append(contentsOf: row.value)
         entriesSorted = false
@@ -78,14 +80,16 @@ final class IndexRowSorter {
         let base = arena.count
         var lastName: String?
         var lastNumber: UInt16 = 0
-        for row in rows.entries {
-            if row.database != lastName {
-                lastNumber = try number(of: row.database)
-                lastName = row.database
+        try rows.bytes.withUnsafeBytes { bytes in
+            for row in rows.entries {
+                if row.database != lastName {
+                    lastNumber = try number(of: row.database)
+                    lastName = row.database
+                }
+                entries.append(SortedRowEntry(
+                    offset: base + row.offset, key: UnsafeRawBufferPointer(rebasing: bytes[row.offset..<(row.offset + row.keyCount)]),
+                    valueCount: Int32(row.valueCount), database: lastNumber, position: row.position))
             }
-            entries.append(SortedRowEntry(
-                offset: base + row.offset, keyCount: Int32(row.keyCount), valueCount: Int32(row.valueCount),
-                database: lastNumber, position: row.position))
         }
         arena.append(contentsOf: rows.bytes)
         entriesSorted = entriesSorted && rows.entries.isEmpty
@@ -179,6 +183,7 @@ final class IndexRowSorter {
         arena.withUnsafeBytes { base in
             entries.sort { a, b in
                 if a.database != b.database { return a.database < b.database }
+                if a.prefix != b.prefix { return a.precedes(byPrefix: b) }
                 let order = RowMerge.compare(
                     UnsafeRawBufferPointer(rebasing: base[a.offset..<(a.offset + Int(a.keyCount))]),
                     UnsafeRawBufferPointer(rebasing: base[b.offset..<(b.offset + Int(b.keyCount))]))

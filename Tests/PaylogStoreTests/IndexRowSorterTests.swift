@@ -65,6 +65,29 @@ struct IndexRowSorterTests {
         #expect(!FileManager.default.fileExists(atPath: scratch), "run files and their directory are removed")
     }
 
+    @Test("keys of 0–24 bytes sharing their first 8 or 16 bytes, some with zero bytes, come out in key order", arguments: [
+        1 << 30, 2_048,
+    ])
+    func keysSharingPrefixes(memory: Int) throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        var generator = SeededGenerator(seed: 23)
+        // The sort compares keys by their first 16 bytes as two numbers before their bytes: stems that fill one
+        // word, both, neither, or hold zero bytes (a zero byte and a key's end look alike in the padded words).
+        let stems: [[UInt8]] = [[], Array("paa-0028".utf8), Array("paa-0028-249.abc".utf8), [0, 0, 0, 0, 0, 0, 0, 0], [97, 0]]
+        let positions = (1...UInt64(12_000)).shuffled(using: &generator)
+        let rows = (0..<4_000).map { index in
+            let stem = stems.randomElement(using: &generator)!
+            let tail = (0..<Int.random(in: 0...8, using: &generator)).map { _ in [UInt8]([0, 1, 97, 98, 255]).randomElement(using: &generator)! }
+            let database = Bool.random(using: &generator) ? "routes" : "tags"
+            return ViewRow(database: database, key: stem + tail, value: Array("v\(index)".utf8), position: positions[index])
+        }
+        let sorter = Self.sorter(dir.path + "/runs", memory: memory)
+        for row in rows { try sorter.add(row) }
+        #expect(try drain(sorter, batch: 500) == Self.expected(rows))
+        sorter.close()
+    }
+
     @Test("rows far larger than the run reader's row buffer (4 KiB) merge intact, small ones after them too")
     func largeRows() throws {
         let dir = TemporaryDirectory()
