@@ -38,6 +38,31 @@ struct ZstdDictionaryTests {
         #expect(primed.output * 2 < plain.output, "a dictionary holding the shared text halves the frames: \(primed) vs \(plain)")
     }
 
+    /// The type of the literals section of `frame`'s first block (0 raw, 1 RLE, 2 Huffman-compressed, 3 treeless;
+    /// RFC 8878 §3.1.1), nil when that block is not a compressed block.
+    static func literalsType(of frame: [UInt8]) -> UInt8? {
+        let descriptor = frame[4]
+        let singleSegment = descriptor & 0x20 != 0
+        var offset = 5 + (singleSegment ? 0 : 1) + [0, 1, 2, 4][Int(descriptor & 0x03)]
+        offset += [singleSegment ? 1 : 0, 2, 4, 8][Int(descriptor >> 6)]
+        guard (frame[offset] >> 1) & 0x03 == 2 else { return nil }
+        return frame[offset + 3] & 0x03
+    }
+
+    @Test("frames keep their literals raw, not Huffman-coded (faster to decode), even where Huffman would save bytes")
+    func rawLiterals() throws {
+        let compressor = try ZstdCompressor(dictionary: try ZstdDictionary(bytes: []))
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<20 {
+            // Matches (the repeated run) and literals from a 16-letter alphabet, which Huffman coding would shrink.
+            let literals = (0..<300).map { _ in UInt8.random(in: 97...112, using: &generator) }
+            let input = Array(String(repeating: "callback_url=", count: 8).utf8) + literals
+            let frame = try #require(input.withUnsafeBytes { compressor.compress($0, minimumSaving: 1) { Array($0) } })
+            #expect(Self.literalsType(of: frame) == 0, "the first block's literals are of type \(String(describing: Self.literalsType(of: frame)))")
+            #expect(Array(try frame.withUnsafeBytes { try compressor.dictionary.decompress($0) }) == input)
+        }
+    }
+
     @Test("input that would not save enough is left alone; body is not called")
     func incompressible() throws {
         let compressor = try ZstdCompressor(dictionary: try ZstdDictionary(bytes: []))
