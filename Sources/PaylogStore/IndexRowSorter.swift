@@ -86,9 +86,10 @@ final class IndexRowSorter {
                     lastNumber = try number(of: row.database)
                     lastName = row.database
                 }
+                let key = UnsafeRawBufferPointer(rebasing: bytes[row.offset..<(row.offset + row.keyCount)])
                 entries.append(SortedRowEntry(
-                    offset: base + row.offset, key: UnsafeRawBufferPointer(rebasing: bytes[row.offset..<(row.offset + row.keyCount)]),
-                    valueCount: Int32(row.valueCount), database: lastNumber, position: row.position))
+                    offset: base + row.offset, key: key, valueCount: Int32(row.valueCount), database: lastNumber,
+                    position: row.position))
             }
         }
         arena.append(contentsOf: rows.bytes)

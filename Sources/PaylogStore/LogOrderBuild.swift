@@ -67,7 +67,8 @@ final class LogOrderBuild<Projection: StreamFoldingProjection>: @unchecked Senda
         let count = ranges
             ?? min(parts * LogOrderBuild.rangesPerPart, max(parts, Int(clamping: snapshot / LogOrderBuild.minimumRangeEvents)))
         partitions = LogOrderBuild.ranges(of: snapshot, parts: count).map { range in
-            FoldPartition(projection.makeFolder(), range: range, snapshot: snapshot, maximumOpen: maximumOpen, mappedBudget: mappedBudget)
+            FoldPartition(
+                projection.makeFolder(), range: range, snapshot: snapshot, maximumOpen: maximumOpen, mappedBudget: mappedBudget)
         }
     }
 

@@ -11,8 +11,6 @@ struct OpenStreams {
     let slots = StreamSlotTable()
     /// Keeps the states; told to empty the slot of a stream dropped and deferred.
     private let folder: any StreamFolder
-    /// Slots handed out so far (the highest is one less).
-    private var slotCount = 0
     /// Per slot, the version of the stream's last event up to the snapshot; `.max` when unknown.
     private var lastVersions: [UInt64] = []
     /// Per slot, whether a stream is open in it.
@@ -52,8 +50,7 @@ struct OpenStreams {
             lastVersions[slot] = lastVersion ?? .max
             isOpen[slot] = true
         } else {
-            slot = slotCount
-            slotCount += 1
+            slot = lastVersions.count
             lastVersions.append(lastVersion ?? .max)
             isOpen.append(true)
         }

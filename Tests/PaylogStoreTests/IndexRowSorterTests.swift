@@ -78,7 +78,8 @@ struct IndexRowSorterTests {
         let positions = (1...UInt64(12_000)).shuffled(using: &generator)
         let rows = (0..<4_000).map { index in
             let stem = stems.randomElement(using: &generator)!
-            let tail = (0..<Int.random(in: 0...8, using: &generator)).map { _ in [UInt8]([0, 1, 97, 98, 255]).randomElement(using: &generator)! }
+            let bytes: [UInt8] = [0, 1, 97, 98, 255]
+            let tail = (0..<Int.random(in: 0...8, using: &generator)).map { _ in bytes.randomElement(using: &generator)! }
             let database = Bool.random(using: &generator) ? "routes" : "tags"
             return ViewRow(database: database, key: stem + tail, value: Array("v\(index)".utf8), position: positions[index])
         }
