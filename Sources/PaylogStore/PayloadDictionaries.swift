@@ -15,6 +15,8 @@ final class PayloadDictionaries: Sendable {
     private let byNumber: [UInt32: ZstdDictionary]
     /// The number of the dictionary new payloads are compressed with.
     let current: UInt32
+    /// The dictionary numbered `current`, which nearly every record of a store names: found without hashing.
+    private let currentDictionary: ZstdDictionary
     /// The compression context of the writer thread, used under `compressorLock` (never contended: only the
     /// writer thread compresses; the lock makes that a guarantee rather than a convention).
     nonisolated(unsafe) private let compressor: ZstdCompressor
@@ -58,8 +60,9 @@ final class PayloadDictionaries: Sendable {
         self.byNumber = byNumber
         self.current = current
         self.compresses = compresses
+        currentDictionary = byNumber[current]!
         do {
-            compressor = try ZstdCompressor(dictionary: byNumber[current]!)
+            compressor = try ZstdCompressor(dictionary: currentDictionary)
         } catch {
             throw .badPayloadDictionary(number: current, reason: error.description)
         }
@@ -100,7 +103,8 @@ final class PayloadDictionaries: Sendable {
     }
 
     /// The dictionary numbered `number`, or `nil` when the store holds none by that number.
-    func dictionary(_ number: UInt32) -> ZstdDictionary? { byNumber[number] }
+    @inline(__always)
+    func dictionary(_ number: UInt32) -> ZstdDictionary? { number == current ? currentDictionary : byNumber[number] }
 
     /// Compresses `payload` with the current dictionary and calls `body` with the frame and the dictionary's
     /// number; calls `body` with `nil` when the payload is short or does not compress enough to be worth a frame.

@@ -8,7 +8,7 @@ import ZstdKit
 public struct StoredPayload: Sendable, Hashable {
     private enum Form: Sendable {
         case plain(Data)
-        case zstd(frame: Data, dictionary: ZstdDictionary)
+        case zstd(frame: PayloadFrame, dictionary: ZstdDictionary)
     }
 
     private let form: Form
@@ -16,8 +16,10 @@ public struct StoredPayload: Sendable, Hashable {
     /// A payload stored as given.
     public init(_ bytes: Data) { form = .plain(bytes) }
 
-    /// A payload stored as `frame`, compressed with `dictionary`.
-    init(frame: Data, dictionary: ZstdDictionary) { form = .zstd(frame: frame, dictionary: dictionary) }
+    /// A payload stored as `frame` (copied), compressed with `dictionary`.
+    init(frame: UnsafeRawBufferPointer, dictionary: ZstdDictionary) {
+        form = .zstd(frame: PayloadFrame.copying(frame), dictionary: dictionary)
+    }
 
     /// True when the payload is stored compressed.
     public var isCompressed: Bool {
@@ -57,7 +59,7 @@ public struct StoredPayload: Sendable, Hashable {
     public static func == (left: StoredPayload, right: StoredPayload) -> Bool {
         switch (left.form, right.form) {
         case (.plain(let a), .plain(let b)): return a == b
-        case (.zstd(let a, let first), .zstd(let b, let second)) where first === second && a == b: return true
+        case (.zstd(let a, let first), .zstd(let b, let second)) where first === second && a.hasSameBytes(as: b): return true
         default:
             guard let a = try? left.bytes(), let b = try? right.bytes() else { return false }
             return a == b
@@ -69,7 +71,7 @@ public struct StoredPayload: Sendable, Hashable {
         if let bytes = try? bytes() {
             hasher.combine(bytes)
         } else if case .zstd(let frame, _) = form {
-            hasher.combine(frame)
+            frame.withUnsafeBytes { hasher.combine(bytes: $0) }
         }
     }
 }

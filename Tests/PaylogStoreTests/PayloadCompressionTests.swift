@@ -103,6 +103,36 @@ struct PayloadCompressionTests {
         #expect(try Self.record(try #require(try Self.storedValues(at: dir.path)[23])).payloadDictionary == 1)
     }
 
+    @Test("stored payloads are equal, and hash alike, by their bytes however stored; damaged frames only by their own bytes")
+    func storedPayloadEquality() async throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        let store = try EventStore(path: dir.path, payloadDictionary: Self.first)
+        defer { store.close() }
+        let payloads = (0..<6).map(Self.evidence)
+        _ = try await store.append(payloads.map(Self.event), to: "pay-1")
+        let first = try store.read(from: 1, limit: 10).map(\.storedPayload)
+        let second = try store.read(from: 1, limit: 10).map(\.storedPayload)
+        #expect(first.allSatisfy { $0.isCompressed })
+        for (index, stored) in first.enumerated() {
+            #expect(stored == second[index] && stored.hashValue == second[index].hashValue, "read twice: \(index)")
+            let plain = StoredPayload(payloads[index])
+            #expect(stored == plain && stored.hashValue == plain.hashValue, "compressed against plain: \(index)")
+            #expect(stored.storedByteCount < plain.storedByteCount && stored.byteCount == plain.byteCount)
+            for (other, otherStored) in first.enumerated() where other != index { #expect(stored != otherStored) }
+        }
+        // Frames that do not decompress: equal only to the same bytes under the same dictionary.
+        let dictionaries = try PayloadDictionaries.plain()
+        let zero = try #require(dictionaries.dictionary(0))
+        let damaged: [UInt8] = [0x28, 0xB5, 0x2F, 0xFD, 0x00, 0x01, 0x02, 0x03]
+        func frame(_ bytes: [UInt8]) -> StoredPayload { bytes.withUnsafeBytes { StoredPayload(frame: $0, dictionary: zero) } }
+        #expect(frame(damaged) == frame(damaged) && frame(damaged).hashValue == frame(damaged).hashValue)
+        #expect(frame(damaged) != frame(damaged.dropLast() + [0x04]))
+        #expect(frame(damaged) != frame(Array(damaged.dropLast())))
+        #expect(frame(damaged) != StoredPayload(Data(damaged)))
+        #expect(frame([]).storedByteCount == 0 && frame(damaged).storedByteCount == damaged.count)
+    }
+
     @Test("a rebuild folds compressed payloads (decompressed as they are read) into the view the appends left")
     func rebuildReadsCompressedPayloads() async throws {
         let dir = TemporaryDirectory()
