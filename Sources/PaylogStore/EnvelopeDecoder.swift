@@ -18,6 +18,17 @@ enum EnvelopeDecoder {
         _ record: UnsafeRawBufferPointer, hash: ChainDigest, compressed: Bool = false, dictionaries: PayloadDictionaries? = nil,
         decompress: Bool = false
     ) throws(ProtoWireReader.Failure) -> RecordedEvent {
+        var names = InternedNames()
+        return try decode(
+            record, hash: hash, compressed: compressed, dictionaries: dictionaries, decompress: decompress, names: &names)
+    }
+
+    /// Decodes `record` as ``decode(_:hash:compressed:dictionaries:decompress:)`` does, taking the type and actor
+    /// strings from `names` when it holds them (a read loop keeps one for all its records).
+    static func decode(
+        _ record: UnsafeRawBufferPointer, hash: ChainDigest, compressed: Bool, dictionaries: PayloadDictionaries?,
+        decompress: Bool, names: inout InternedNames
+    ) throws(ProtoWireReader.Failure) -> RecordedEvent {
         var reader = ProtoWireReader(record)
         var id: UUID?
         var streamID = ""
@@ -45,13 +56,13 @@ enum EnvelopeDecoder {
             case (2, 2): streamID = try reader.string("stream_id")
             case (3, 0): version = try reader.varint()
             case (4, 0): position = try reader.varint()
-            case (5, 2): type = try reader.string("type")
+            case (5, 2): type = try name(&reader, "type", in: &names)
             case (6, 0): schemaVersion = UInt32(truncatingIfNeeded: try reader.varint())
             case (7, 0): recordedAt = Int64(bitPattern: try reader.varint())
             case (8, 0): observedAt = Int64(bitPattern: try reader.varint())
             case (9, 2): correlationID = try reader.string("correlation_id")
             case (10, 2): causationID = try reader.string("causation_id")
-            case (11, 2): actor = try reader.string("actor")
+            case (11, 2): actor = try name(&reader, "actor", in: &names)
             case (12, 2): payload = Data(try reader.lengthDelimited())
             case (13, 2): frame = try reader.lengthDelimited()
             case (14, 0): dictionary = try reader.varint()
@@ -76,7 +87,7 @@ enum EnvelopeDecoder {
                     throw ProtoWireReader.Failure(reason: "its compressed payload is damaged: \(error.description)")
                 }
             } else {
-                stored = StoredPayload(frame: Data(frame), dictionary: zstd)
+                stored = StoredPayload(frame: frame, dictionary: zstd)
             }
         } else {
             guard frame == nil, dictionary == 0 else {
@@ -88,5 +99,16 @@ enum EnvelopeDecoder {
             id: id, streamID: streamID, version: version, position: position, type: type, schemaVersion: schemaVersion,
             recordedAt: Timestamp(microseconds: recordedAt), observedAt: observedAt.map { Timestamp(microseconds: $0) },
             correlationID: correlationID, causationID: causationID, actor: actor, storedPayload: stored, hash: hash)
+    }
+
+    /// A length-delimited field read as UTF-8 text through `names`, as ``ProtoWireReader/string(_:)`` reads it.
+    @inline(__always)
+    private static func name(
+        _ reader: inout ProtoWireReader, _ field: String, in names: inout InternedNames
+    ) throws(ProtoWireReader.Failure) -> String {
+        guard let text = names.name(try reader.lengthDelimited()) else {
+            throw ProtoWireReader.Failure(reason: "\(field) is not valid UTF-8")
+        }
+        return text
     }
 }

@@ -253,8 +253,9 @@ public final class EventStore: Sendable {
     /// Reads up to `limit` events of the whole log starting at global position `from`, in one read transaction.
     public func read(from position: UInt64 = 1, limit: Int = 1000) throws(EventStoreError) -> [RecordedEvent] {
         var events: [RecordedEvent] = []
+        var names = InternedNames()
         try forEachRaw(from: position, limit: limit) { position, value in
-            events.append(try RecordCodec.decode(value, position: position, dictionaries: databases.payloads))
+            events.append(try RecordCodec.decode(value, position: position, dictionaries: databases.payloads, names: &names))
             return true
         }
         return events
@@ -266,13 +267,15 @@ public final class EventStore: Sendable {
         from position: UInt64 = 1, pageSize: Int = 10_000, _ body: (RecordedEvent) throws -> Bool
     ) throws {
         var next = max(position, 1)
+        var names = InternedNames()
         while true {
             var count = 0
             var stop = false
             try forEachRaw(from: next, limit: pageSize) { position, value in
                 count += 1
                 next = position + 1
-                if try !body(RecordCodec.decode(value, position: position, dictionaries: databases.payloads)) { stop = true; return false }
+                let event = try RecordCodec.decode(value, position: position, dictionaries: databases.payloads, names: &names)
+                if try !body(event) { stop = true; return false }
                 return true
             }
             if stop || count < pageSize { return }
@@ -444,11 +447,13 @@ public final class EventStore: Sendable {
     ) throws -> UInt64 {
         var events: [RecordedEvent] = []
         events.reserveCapacity(min(limit, 65_536))
+        var names = InternedNames()
         try txn.withCursor(databases.events) { cursor in
             var found = try cursor.move(.atOrAfter, key: StoreKeys.event(position))
             while found && events.count < limit {
                 events.append(try cursor.withCurrent { key, value in
-                    try RecordCodec.decode(value, position: StoreKeys.readUInt64(key), dictionaries: databases.payloads)
+                    try RecordCodec.decode(
+                        value, position: StoreKeys.readUInt64(key), dictionaries: databases.payloads, names: &names)
                 })
                 found = try cursor.move(.next)
             }

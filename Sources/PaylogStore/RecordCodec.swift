@@ -225,6 +225,16 @@ enum RecordCodec {
     static func decode(
         _ value: UnsafeRawBufferPointer, position: UInt64, dictionaries: PayloadDictionaries, decompress: Bool = false
     ) throws(EventStoreError) -> RecordedEvent {
+        var names = InternedNames()
+        return try decode(value, position: position, dictionaries: dictionaries, decompress: decompress, names: &names)
+    }
+
+    /// Decodes `value` as ``decode(_:position:dictionaries:decompress:)`` does, with the type and actor strings
+    /// a read loop's `names` holds already.
+    static func decode(
+        _ value: UnsafeRawBufferPointer, position: UInt64, dictionaries: PayloadDictionaries, decompress: Bool = false,
+        names: inout InternedNames
+    ) throws(EventStoreError) -> RecordedEvent {
         guard value.count >= headerSize else {
             throw .corruptRecord(position: position, reason: "the value is \(value.count) bytes, shorter than its header")
         }
@@ -236,7 +246,7 @@ enum RecordCodec {
             return try EnvelopeDecoder.decode(
                 UnsafeRawBufferPointer(rebasing: value[headerSize...]),
                 hash: ChainDigest(unchecked: UnsafeRawBufferPointer(rebasing: value[1..<headerSize])),
-                compressed: compressed, dictionaries: dictionaries, decompress: decompress)
+                compressed: compressed, dictionaries: dictionaries, decompress: decompress, names: &names)
         } catch {
             throw .corruptRecord(position: position, reason: "the record does not decode: \(error.reason)")
         }
