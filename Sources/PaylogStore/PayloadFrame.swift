@@ -17,7 +17,9 @@ struct PayloadFrame: @unchecked Sendable {
     static func copying(_ bytes: UnsafeRawBufferPointer) -> PayloadFrame {
         let storage = unsafeDowncast(Storage.create(minimumCapacity: bytes.count) { _ in bytes.count }, to: Storage.self)
         if let source = bytes.baseAddress {
-            storage.withUnsafeMutablePointerToElements { UnsafeMutableRawPointer($0).copyMemory(from: source, byteCount: bytes.count) }
+            storage.withUnsafeMutablePointerToElements { elements in
+                UnsafeMutableRawPointer(elements).copyMemory(from: source, byteCount: bytes.count)
+            }
         }
         return PayloadFrame(storage: storage)
     }

@@ -24,7 +24,9 @@ struct InternedNamesTests {
             }
             // One byte more or fewer, padded with what zero-padding would hide.
             #expect(Self.name(base + [0], &names) == String(decoding: base + [0], as: UTF8.self))
-            if length > 0 { #expect(Self.name(Array(base.dropLast()), &names) == String(decoding: base.dropLast(), as: UTF8.self)) }
+            if length > 0 {
+                #expect(Self.name(Array(base.dropLast()), &names) == String(decoding: base.dropLast(), as: UTF8.self))
+            }
         }
     }
 
