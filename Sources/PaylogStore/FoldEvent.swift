@@ -72,7 +72,7 @@ public struct FoldEvent {
                     let bytes = try reader.lengthDelimited()
                     if let known = knownStreamID(bytes) {
                         streamID = known
-                    } else if let id = String(validating: bytes, as: UTF8.self) {
+                    } else if let id = String(utf8Bytes: bytes) {
                         streamID = id
                     } else {
                         throw ProtoWireReader.Failure(reason: "stream_id is not valid UTF-8")

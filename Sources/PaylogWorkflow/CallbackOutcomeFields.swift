@@ -15,7 +15,8 @@ struct CallbackOutcomeFields {
     var isOffline = false
     var routingPaymentID: String?
     var fields: [String: String] = [:]
-    /// False: map entries are checked but not kept (``EventPayloadDecoder``'s decoding without evidence).
+    /// False: map entries, the reference, the message and the routing payment id are checked but not kept
+    /// (``EventPayloadDecoder``'s decoding without evidence: a ``Payment`` and its routes never read them).
     var keepsFields = true
 
     /// Reads one occurrence of the message from `r` into these fields.
@@ -27,11 +28,14 @@ struct CallbackOutcomeFields {
             case (3, 2): invalidStatus = try r.string("invalid_status")
             case (4, 2): transactionID = try r.string("transaction_id")
             case (5, 2): clientTransactionID = try r.string("client_transaction_id")
-            case (6, 2): reference = try r.string("reference")
+            case (6, 2) where keepsFields: reference = try r.string("reference")
+            case (6, 2): try r.skipString("reference")
             case (7, 2): errorCode = try r.string("error_code")
-            case (8, 2): message = try r.string("message")
+            case (8, 2) where keepsFields: message = try r.string("message")
+            case (8, 2): try r.skipString("message")
             case (9, 0): isOffline = try r.bool()
-            case (10, 2): routingPaymentID = try r.string("routing_payment_id")
+            case (10, 2) where keepsFields: routingPaymentID = try r.string("routing_payment_id")
+            case (10, 2): try r.skipString("routing_payment_id")
             case (11, 2):
                 // A map entry: key 1, value 2, either may be missing (then empty); a later entry for a key wins.
                 var entry = ProtoWireReader(try r.lengthDelimited())

@@ -181,7 +181,9 @@ struct EventPayloadDecoderTests {
         switch event {
         case .requested(var e): e.launchURL = ""; return .requested(e)
         case .appSwitched(var e): e.note = ""; return .appSwitched(e)
-        case .callbackReceived(var e): e.outcome.fields = [:]; return .callbackReceived(e)
+        case .callbackReceived(var e):
+            (e.outcome.fields, e.outcome.reference, e.outcome.message, e.outcome.routingHint) = ([:], nil, nil, nil)
+            return .callbackReceived(e)
         case .reconciled(var e): e.reportLine = ""; return .reconciled(e)
         case .offline, .failed: return event
         }
