@@ -10,8 +10,10 @@ import ZstdKit
 ///
 /// Borrowed: it points into a read transaction's pages and a decompression buffer of the fold's, so it is valid
 /// only during the ``StreamFoldingProjection/fold(_:into:rows:)-(FoldEvent,_,_)`` call it is handed to, and must
-/// not be kept. Its references to the fold's buffer and the store's dictionaries are `unowned(unsafe)` for the
-/// same reason: both outlive every fold call, and a copy of the event (as generic code makes) then retains nothing.
+/// not be kept. Its references to the fold's buffer and the store's dictionaries are `unowned(unsafe)` or
+/// `Unmanaged` for the same reason: both outlive every fold call, so neither a copy of the event (as generic code
+/// makes) nor reading a payload retains anything — retaining the dictionary both fold threads share made its
+/// reference count a cache line the two cores took from each other.
 public struct FoldEvent {
     /// The stream the event belongs to.
     public let streamID: String
@@ -30,12 +32,12 @@ public struct FoldEvent {
     /// The payload as stored in the record, or its zstd frame.
     private let storedPayload: UnsafeRawBufferPointer
     /// The dictionary the frame was compressed with; nil for a payload stored as appended.
-    private unowned(unsafe) let dictionary: ZstdDictionary?
+    private let dictionary: Unmanaged<ZstdDictionary>?
     /// Where a compressed payload is decompressed to.
-    private unowned(unsafe) let scratch: FoldScratch
+    private let scratch: Unmanaged<FoldScratch>
     /// The stored value, for ``recorded()``.
     private let value: UnsafeRawBufferPointer
-    private unowned(unsafe) let dictionaries: PayloadDictionaries
+    private let dictionaries: Unmanaged<PayloadDictionaries>
 
     /// Reads the envelope of the stored `value` at `position`, checking what ``RecordCodec/decode(_:position:dictionaries:decompress:)``
     /// checks of the fields read here; the correlation, causation and actor strings and the event id are skipped
@@ -45,6 +47,18 @@ public struct FoldEvent {
     init(
         _ value: UnsafeRawBufferPointer, position: UInt64, dictionaries: PayloadDictionaries, scratch: FoldScratch,
         knownStreamID: (UnsafeRawBufferPointer) -> String? = { _ in nil }
+    ) throws(EventStoreError) {
+        try self.init(
+            value, position: position, dictionaries: .passUnretained(dictionaries), scratch: .passUnretained(scratch),
+            knownStreamID: knownStreamID)
+    }
+
+    /// Reads the envelope as ``init(_:position:dictionaries:scratch:knownStreamID:)`` does, given the dictionaries
+    /// and the scratch unretained: a fold's loop makes these once, so that no event retains the dictionaries its
+    /// two threads share (see ``FoldScratch/dictionary(_:in:)``). Both must outlive the event.
+    init(
+        _ value: UnsafeRawBufferPointer, position: UInt64, dictionaries: Unmanaged<PayloadDictionaries>,
+        scratch: Unmanaged<FoldScratch>, knownStreamID: (UnsafeRawBufferPointer) -> String? = { _ in nil }
     ) throws(EventStoreError) {
         func corrupt(_ reason: String) -> EventStoreError { .corruptRecord(position: position, reason: reason) }
         guard value.count >= RecordCodec.headerSize else {
@@ -97,8 +111,10 @@ public struct FoldEvent {
             guard let frame, payload == nil else {
                 throw corrupt("the record does not decode: a compressed record without its frame (field 13), or with field 12 too")
             }
-            guard dictionaryNumber <= UInt64(UInt32.max), let zstd = scratch.dictionary(UInt32(dictionaryNumber), in: dictionaries)
-            else {
+            let zstd = dictionaryNumber > UInt64(UInt32.max) ? nil : scratch._withUnsafeGuaranteedRef { scratch in
+                dictionaries._withUnsafeGuaranteedRef { scratch.dictionary(UInt32(dictionaryNumber), in: $0) }
+            }
+            guard let zstd else {
                 throw corrupt("its payload was compressed with dictionary \(dictionaryNumber), which the store does not hold")
             }
             storedPayload = frame
@@ -140,7 +156,14 @@ public struct FoldEvent {
     public func payload() throws(EventStoreError) -> UnsafeRawBufferPointer {
         guard let dictionary else { return storedPayload }
         do {
-            return try dictionary.decompress(storedPayload, reusing: &scratch.buffer)
+            // Borrowed without retaining (see `FoldScratch.dictionary(_:in:)`): the store and the fold hold both.
+            // (`_withUnsafeGuaranteedRef` rethrows untyped errors; a Result keeps zstd's typed one.)
+            let result = dictionary._withUnsafeGuaranteedRef { dictionary in
+                scratch._withUnsafeGuaranteedRef { scratch in
+                    Result { () throws(ZstdError) in try dictionary.decompress(storedPayload, reusing: &scratch.buffer) }
+                }
+            }
+            return try result.get()
         } catch {
             throw .corruptRecord(position: position, reason: "its compressed payload is damaged: \(error.description)")
         }
@@ -148,6 +171,6 @@ public struct FoldEvent {
 
     /// The whole event, decoded as ``EventStore`` reads it (payload left compressed until asked for).
     public func recorded() throws(EventStoreError) -> RecordedEvent {
-        try RecordCodec.decode(value, position: position, dictionaries: dictionaries)
+        try RecordCodec.decode(value, position: position, dictionaries: dictionaries.takeUnretainedValue())
     }
 }

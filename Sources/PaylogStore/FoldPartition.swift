@@ -60,8 +60,11 @@ final class FoldPartition: @unchecked Sendable {
         _ environment: Environment, _ databases: StoreDatabases, ends: StreamEnds?, sorter: IndexRowSorter,
         progress: (UInt64) -> Void
     ) throws {
-        // Locals, not properties: the per-event path then needs no dynamic exclusivity checks.
+        // Locals, not properties: the per-event path then needs no dynamic exclusivity checks, nor a retain of
+        // each object per event (the dictionaries are shared by both fold threads: see `FoldScratch`).
         let folder = folder
+        let scratch = Unmanaged.passUnretained(scratch)
+        let payloads = Unmanaged.passUnretained(databases.payloads)
         var streams = OpenStreams(maximumOpen: maximumOpen, folder: folder)
         let slots = streams.slots
         var rows = ViewRows()
@@ -89,7 +92,7 @@ final class FoldPartition: @unchecked Sendable {
                             let address = UInt(bitPattern: value.baseAddress)
                             low = min(low, address)
                             high = max(high, address + UInt(value.count))
-                            return try FoldEvent(value, position: position, dictionaries: databases.payloads, scratch: scratch) {
+                            return try FoldEvent(value, position: position, dictionaries: payloads, scratch: scratch) {
                                 bytes in
                                 openSlot = slots.slot(of: bytes)
                                 return openSlot.map { slots.id(of: $0) }

@@ -14,17 +14,24 @@ final class FoldScratch: @unchecked Sendable {
         buffer = .allocate(byteCount: capacity, alignment: 16)
     }
 
-    /// The dictionaries, number and dictionary ``dictionary(_:in:)`` last found (the dictionaries held, so that
-    /// their identity is not that of a freed and reallocated object).
-    private var last: (dictionaries: PayloadDictionaries, number: UInt32, dictionary: ZstdDictionary)?
+    /// The dictionaries ``dictionary(_:in:)`` last looked in, held so that their identity is never that of a freed
+    /// and reallocated object, and which keep the dictionary found alive.
+    private var lastDictionaries: PayloadDictionaries?
+    /// The number and the dictionary ``dictionary(_:in:)`` last found, in `lastDictionaries`.
+    private var last: (number: UInt32, dictionary: Unmanaged<ZstdDictionary>)?
 
     deinit { buffer.deallocate() }
 
-    /// Dictionary `number` of `dictionaries`, nil when they hold none.
-    func dictionary(_ number: UInt32, in dictionaries: PayloadDictionaries) -> ZstdDictionary? {
-        if let last, last.number == number, last.dictionaries === dictionaries { return last.dictionary }
+    /// Dictionary `number` of `dictionaries`, nil when they hold none; valid while `dictionaries` lives.
+    ///
+    /// Unmanaged, and compared by identity without a reference: both fold threads use the same dictionaries, and
+    /// retaining a shared object per event made its reference count a cache line the two cores took from each
+    /// other (`swift_retain` 10.6 % of a fold thread, `perf`, Docs/performance.md).
+    func dictionary(_ number: UInt32, in dictionaries: PayloadDictionaries) -> Unmanaged<ZstdDictionary>? {
+        if let last, last.number == number, lastDictionaries.map({ $0 === dictionaries }) == true { return last.dictionary }
         guard let dictionary = dictionaries.dictionary(number) else { return nil }
-        last = (dictionaries, number, dictionary)
-        return dictionary
+        lastDictionaries = dictionaries
+        last = (number, Unmanaged.passUnretained(dictionary))
+        return last?.dictionary
     }
 }
