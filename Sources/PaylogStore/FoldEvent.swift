@@ -10,8 +10,8 @@ import ZstdKit
 ///
 /// Borrowed: it points into a read transaction's pages and a decompression buffer of the fold's, so it is valid
 /// only during the ``StreamFoldingProjection/fold(_:into:rows:)-(FoldEvent,_,_)`` call it is handed to, and must
-/// not be kept. Its references to the fold's buffer and the store's dictionaries are `unowned(unsafe)` or
-/// `Unmanaged` for the same reason: both outlive every fold call, so neither a copy of the event (as generic code
+/// not be kept. Its references to the fold's buffer and the store's dictionaries are `Unmanaged`, borrowed when
+/// used, for the same reason: both outlive every fold call, so neither a copy of the event (as generic code
 /// makes) nor reading a payload retains anything — retaining the dictionary both fold threads share made its
 /// reference count a cache line the two cores took from each other.
 public struct FoldEvent {

@@ -15,10 +15,11 @@ enum EventPayloadDecoder {
     ///
     /// With `evidence` false, the fields only evidence readers use and ``Payment`` never reads are checked but
     /// not kept (left empty): a request's launch URL, an app switch's note, a callback's field map, reference,
-    /// message and routing payment id (so no routing hint), a report line. Such a decoding accepts and refuses exactly the payloads a full one does (skipped text is still
-    /// checked to be UTF-8); it is for folding payments, where those strings were most of the decoding's
-    /// allocations. `EventPayloadDecoderTests` evolves payments from both decodings of random payloads and
-    /// requires them equal, so a ``Payment`` that starts reading one of these fields fails there.
+    /// message and routing payment id (so no routing hint), a report line. Such a decoding accepts and refuses
+    /// exactly the payloads a full one does (skipped text is still checked to be UTF-8); it is for folding
+    /// payments, where those strings were most of the decoding's allocations. `EventPayloadDecoderTests` evolves
+    /// payments from both decodings of random payloads and requires them equal, so a ``Payment`` that starts
+    /// reading one of these fields fails there.
     static func decode(type: String, payload: Data, evidence: Bool = true) throws(Failure) -> PaymentEvent? {
         guard let kind = PaymentEventKind(typeName: type) else { return nil }
         // `Data.withUnsafeBytes` rethrows untyped errors; a Result keeps the body's typed one.
