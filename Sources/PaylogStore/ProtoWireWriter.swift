@@ -22,6 +22,19 @@ public struct ProtoWireWriter: Sendable, WireSink {
         bytes.reserveCapacity(capacity)
     }
 
+    /// A writer that goes on after the end of `bytes`, taken over without a copy (left empty); hand them back
+    /// with ``takeBytes()``. ``ViewRows`` writes a row's value this way, into its own buffer.
+    init(appendingTo bytes: inout [UInt8]) {
+        swap(&self.bytes, &bytes)
+    }
+
+    /// The bytes written, taken out of the writer without a copy (the writer is left empty).
+    mutating func takeBytes() -> [UInt8] {
+        var taken: [UInt8] = []
+        swap(&taken, &bytes)
+        return taken
+    }
+
     /// One raw byte.
     public mutating func byte(_ value: UInt8) {
         bytes.append(value)

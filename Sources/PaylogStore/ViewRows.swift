@@ -45,6 +45,19 @@ public struct ViewRows: Sendable {
         add(key.utf8, value, database, position: 0)
     }
 
+    /// Adds a row the stream owns, keyed by `key`'s UTF-8 bytes, its value written by `value` straight after the
+    /// key in the rows' buffer: no array of its own to allocate, fill and copy (a fold writes one per stream).
+    public mutating func append(for key: String, in database: String, value: (inout ProtoWireWriter) -> Void) {
+        let offset = bytes.count
+        bytes.append(contentsOf: key.utf8)
+        let keyCount = bytes.count - offset
+        var writer = ProtoWireWriter(appendingTo: &bytes)
+        value(&writer)
+        bytes = writer.takeBytes()
+        entries.append(Entry(
+            offset: offset, keyCount: keyCount, valueCount: bytes.count - offset - keyCount, database: database, position: 0))
+    }
+
     /// Adds a row keyed by anything (a secondary index). Where several rows share a key, the one with the
     /// highest `position` is kept — the row the event applied last in log order would have left.
     public mutating func index(_ value: [UInt8], for key: [UInt8], in database: String, position: UInt64) {
@@ -56,7 +69,6 @@ public struct ViewRows: Sendable {
         add(key.utf8, value.utf8, database, position: position)
     }
 
-    /// Removes every row, keeping the buffers' capacity.
     /// Adds an index row whose key is `prefix` followed by `key` (a kind of key and its value, such as `ref:` and
     /// a reference), without building the joined string.
     public mutating func index(
@@ -72,6 +84,7 @@ public struct ViewRows: Sendable {
             position: position))
     }
 
+    /// Removes every row, keeping the buffers' capacity.
     mutating func removeAll() {
         bytes.removeAll(keepingCapacity: true)
         entries.removeAll(keepingCapacity: true)

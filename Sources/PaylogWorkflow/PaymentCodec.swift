@@ -59,6 +59,14 @@ enum PaymentCodec {
 
     /// The bytes of `payment`.
     static func encode(_ p: Payment) -> [UInt8] {
+        var w = ProtoWireWriter(capacity: 64 + p.references.count * 24 + p.callbackFingerprints.count * 33)
+        encode(p, into: &w)
+        return w.bytes
+    }
+
+    /// Writes the bytes of `payment` after what `w` holds (a rebuild writes them straight into its rows:
+    /// ``ViewRows/append(for:in:value:)``).
+    static func encode(_ p: Payment, into w: inout ProtoWireWriter) {
         var present: UInt64 = 0
         func mark(_ value: (some Any)?, _ bit: UInt64) { if value != nil { present |= bit } }
         mark(p.amount, Present.amount)
@@ -86,7 +94,6 @@ enum PaymentCodec {
         flag(p.sawSuccess, Flag.sawSuccess)
         flag(p.wasOffline, Flag.wasOffline)
 
-        var w = ProtoWireWriter(capacity: 64 + p.references.count * 24 + p.callbackFingerprints.count * 33)
         w.byte(formatByte)
         w.varint(present)
         w.varint(flags)
@@ -97,13 +104,20 @@ enum PaymentCodec {
             w.signed(amount.minorUnits)
             w.string(amount.currency.code)
         }
-        for text in [p.apiVersion, p.appVersion, p.transactionID, p.clientTransactionID, p.errorCode, p.failureReason] {
-            if let text { w.string(text) }
-        }
-        for time in [p.offlineExpiresAtMicroseconds, p.firstCallbackAtMicroseconds, p.offlineAtMicroseconds,
-                     p.reconciledAtMicroseconds, p.firstRequestedAtMicroseconds] {
-            if let time { w.signed(time) }
-        }
+        // One field after the other, not a loop over an array of them: the array was an allocation per payment.
+        func text(_ value: String?) { if let value { w.string(value) } }
+        text(p.apiVersion)
+        text(p.appVersion)
+        text(p.transactionID)
+        text(p.clientTransactionID)
+        text(p.errorCode)
+        text(p.failureReason)
+        func time(_ value: Int64?) { if let value { w.signed(value) } }
+        time(p.offlineExpiresAtMicroseconds)
+        time(p.firstCallbackAtMicroseconds)
+        time(p.offlineAtMicroseconds)
+        time(p.reconciledAtMicroseconds)
+        time(p.firstRequestedAtMicroseconds)
         w.varint(UInt64(p.references.count))
         for reference in p.references { w.string(reference) }
         w.varint(UInt64(p.callbackFingerprints.count))
@@ -111,7 +125,6 @@ enum PaymentCodec {
             w.varint(UInt64(CallbackFingerprint.byteCount))
             fingerprint.withUnsafeBytes { w.raw($0) }
         }
-        return w.bytes
     }
 
     /// The payment `id` encoded in `bytes` (the row's value; `id` is its key).

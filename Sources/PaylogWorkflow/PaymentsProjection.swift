@@ -113,7 +113,7 @@ public struct PaymentsProjection: StreamFoldingProjection {
 
     /// A payment's final state, keyed by payment id.
     public func finish(_ payment: Payment, stream streamID: String, rows: inout ViewRows) throws {
-        rows.append(PaymentCodec.encode(payment), for: streamID, in: "payments")
+        rows.append(for: streamID, in: "payments") { PaymentCodec.encode(payment, into: &$0) }
     }
 
     /// The stored payment under `key`, or nil.

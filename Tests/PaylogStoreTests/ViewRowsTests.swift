@@ -22,4 +22,27 @@ struct ViewRowsTests {
         rows.append([5], for: [6], in: "payments")
         #expect(rows.rows == [ViewRow(database: "payments", key: [6], value: [5])])
     }
+
+    @Test("a value written straight into the rows' buffer is the row its bytes would make, after and before others")
+    func writesValueInPlace() {
+        var rows = ViewRows()
+        rows.index("pay-1", for: "ref:x", in: "routes", position: 3)
+        rows.append(for: "pay-é", in: "payments") { writer in
+            writer.byte(2)
+            writer.varint(300)
+            writer.string("square")
+        }
+        rows.append(for: "", in: "payments") { _ in }
+        rows.append([7], for: "pay-2", in: "payments")
+        var expected = ProtoWireWriter(capacity: 0)
+        expected.byte(2)
+        expected.varint(300)
+        expected.string("square")
+        #expect(rows.rows == [
+            ViewRow(database: "routes", key: Array("ref:x".utf8), value: Array("pay-1".utf8), position: 3),
+            ViewRow(database: "payments", key: Array("pay-é".utf8), value: expected.bytes),
+            ViewRow(database: "payments", key: [], value: []),
+            ViewRow(database: "payments", key: Array("pay-2".utf8), value: [7]),
+        ])
+    }
 }

@@ -1,4 +1,5 @@
 import PaylogDomain
+import PaylogStore
 import Testing
 
 @testable import PaylogWorkflow
@@ -66,6 +67,12 @@ struct PaymentCodecTests {
             // The id is the row's key, not part of the value.
             copy.id = "other"
             #expect(PaymentCodec.encode(copy) == bytes)
+            // Written after other bytes (a rebuild's rows buffer), the same bytes follow them.
+            var writer = ProtoWireWriter(capacity: 0)
+            writer.string(payment.id)
+            let prefix = writer.bytes
+            PaymentCodec.encode(payment, into: &writer)
+            #expect(writer.bytes == prefix + bytes)
         }
     }
 
