@@ -128,10 +128,14 @@ extension EventStore {
         try await withThrowingTaskGroup(of: Void.self) { group in
             for merge in merges {
                 group.addTask {
-                    var pending: Task<Void, any Error>?
+                    // Two batches take turns: the merge fills one while the writer thread writes the other, which
+                    // then comes back to be refilled (fresh memory for every batch was a third of the merge).
+                    var pending: Task<MergedRows, any Error>?
+                    var spare: MergedRows?
                     while true {
-                        let rows = try merge.nextBatch(rowsPerTransaction)
-                        try await pending?.value
+                        let rows = try merge.nextBatch(rowsPerTransaction, reusing: spare.take())
+                        spare = try await pending?.value
+                        pending = nil
                         if rows.isEmpty { break }
                         pending = Task {
                             try await self.onWriterThread {
@@ -141,6 +145,7 @@ extension EventStore {
                                 // budget too, or they grow the resident set after the fold has kept it there.
                                 if let mappedMemoryLimit { environment.releaseMappedPages(ifResidentFileBytesAbove: mappedMemoryLimit) }
                             }
+                            return rows
                         }
                         progress(snapshot, snapshot)
                     }

@@ -30,8 +30,8 @@ final class IndexRowSorter {
     /// Names run files apart from those of other sorters sharing the directory.
     private let runPrefix: String
     /// In-memory rows taken over from absorbed sorters, each sorted.
-    private var absorbed: [(entries: [SortedRowEntry], arena: [UInt8])] = []
-    private var arena: [UInt8] = []
+    private var absorbed: [(entries: [SortedRowEntry], arena: RowArena)] = []
+    private var arena = RowArena()
     private var entries: [SortedRowEntry] = []
     /// False once a row is added to `entries` after they were last sorted.
     private var entriesSorted = true
@@ -68,8 +68,8 @@ final class IndexRowSorter {
             entries.append(SortedRowEntry(
                 offset: arena.count, key: key, valueCount: Int32(row.value.count), database: database, position: row.position))
         }
-        arena.append(contentsOf: row.key)
-        arena.append(contentsOf: row.value)
+        row.key.withUnsafeBytes { arena.append($0) }
+        row.value.withUnsafeBytes { arena.append($0) }
         entriesSorted = false
         try spillIfFull()
     }
@@ -92,7 +92,7 @@ final class IndexRowSorter {
                     position: row.position))
             }
         }
-        arena.append(contentsOf: rows.bytes)
+        rows.bytes.withUnsafeBytes { arena.append($0) }
         entriesSorted = entriesSorted && rows.entries.isEmpty
         try spillIfFull()
     }
@@ -118,10 +118,10 @@ final class IndexRowSorter {
         var memory = absorbed
         memory.append((entries, arena))
         entries = []
-        arena = []
+        arena = RowArena()
         absorbed = []
-        // Each in-memory arena copied once, shared by the merges of every database.
-        let arenas = memory.map { (entries: $0.entries, arena: RowArena($0.arena)) }
+        // Each in-memory arena handed over as it is, shared by the merges of every database.
+        let arenas = memory
         return try names.indices.map { number in
             var sources: [SortedRowSource] = []
             for run in runs where run.starts[number] < run.starts[number + 1] {
@@ -146,7 +146,7 @@ final class IndexRowSorter {
         absorbed += other.absorbed
         runs += other.runs
         other.entries = []
-        other.arena = []
+        other.arena = RowArena()
         other.absorbed = []
         other.runs = []
     }
@@ -181,16 +181,15 @@ final class IndexRowSorter {
     private func sortEntries() {
         guard !entriesSorted else { return }
         defer { entriesSorted = true }
-        arena.withUnsafeBytes { base in
-            entries.sort { a, b in
-                if a.database != b.database { return a.database < b.database }
-                if a.prefix != b.prefix { return a.precedes(byPrefix: b) }
-                let order = RowMerge.compare(
-                    UnsafeRawBufferPointer(rebasing: base[a.offset..<(a.offset + Int(a.keyCount))]),
-                    UnsafeRawBufferPointer(rebasing: base[b.offset..<(b.offset + Int(b.keyCount))]))
-                if order != 0 { return order < 0 }
-                return a.position < b.position
-            }
+        let base = arena.bytes
+        entries.sort { a, b in
+            if a.database != b.database { return a.database < b.database }
+            if a.prefix != b.prefix { return a.precedes(byPrefix: b) }
+            let order = RowMerge.compare(
+                UnsafeRawBufferPointer(rebasing: base[a.offset..<(a.offset + Int(a.keyCount))]),
+                UnsafeRawBufferPointer(rebasing: base[b.offset..<(b.offset + Int(b.keyCount))]))
+            if order != 0 { return order < 0 }
+            return a.position < b.position
         }
     }
 
@@ -206,26 +205,25 @@ final class IndexRowSorter {
         defer { fclose(file) }
         var header = [UInt8](repeating: 0, count: SortedRowSource.headerSize)
         var written: Int64 = 0
-        try arena.withUnsafeBytes { base in
-            for entry in entries {
-                while run.starts.count <= Int(entry.database) { run.starts.append(written) }
-                header.withUnsafeMutableBytes { raw in
-                    raw.storeBytes(of: entry.database, toByteOffset: 0, as: UInt16.self)
-                    raw.storeBytes(of: UInt32(entry.keyCount), toByteOffset: 2, as: UInt32.self)
-                    raw.storeBytes(of: UInt32(entry.valueCount), toByteOffset: 6, as: UInt32.self)
-                    raw.storeBytes(of: entry.position, toByteOffset: 10, as: UInt64.self)
-                }
-                let count = Int(entry.keyCount) + Int(entry.valueCount)
-                guard SortedRowSource.write(header, header.count, file) == header.count,
-                    count == 0 || SortedRowSource.write(base.baseAddress! + entry.offset, count, file) == count
-                else { throw SortedRowSource.failure("write run file \(path)") }
-                written += Int64(header.count + count)
+        let base = arena.bytes
+        for entry in entries {
+            while run.starts.count <= Int(entry.database) { run.starts.append(written) }
+            header.withUnsafeMutableBytes { raw in
+                raw.storeBytes(of: entry.database, toByteOffset: 0, as: UInt16.self)
+                raw.storeBytes(of: UInt32(entry.keyCount), toByteOffset: 2, as: UInt32.self)
+                raw.storeBytes(of: UInt32(entry.valueCount), toByteOffset: 6, as: UInt32.self)
+                raw.storeBytes(of: entry.position, toByteOffset: 10, as: UInt64.self)
             }
+            let count = Int(entry.keyCount) + Int(entry.valueCount)
+            guard SortedRowSource.write(header, header.count, file) == header.count,
+                count == 0 || SortedRowSource.write(base.baseAddress! + entry.offset, count, file) == count
+            else { throw SortedRowSource.failure("write run file \(path)") }
+            written += Int64(header.count + count)
         }
         while run.starts.count <= names.count { run.starts.append(written) }
         runs[runs.count - 1] = run
         guard fflush(file) == 0 else { throw SortedRowSource.failure("write run file \(path)") }
         entries.removeAll(keepingCapacity: true)
-        arena.removeAll(keepingCapacity: true)
+        arena.removeAll()
     }
 }

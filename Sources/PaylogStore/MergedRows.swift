@@ -23,8 +23,15 @@ struct MergedRows: Sendable {
         rows.reserveCapacity(capacity)
     }
 
+    /// How many rows there are.
     var count: Int { rows.count }
     var isEmpty: Bool { rows.isEmpty }
+
+    /// Removes every row, keeping the buffers' capacity (a merge refills a batch the writer is done with).
+    mutating func removeAll() {
+        bytes.removeAll(keepingCapacity: true)
+        rows.removeAll(keepingCapacity: true)
+    }
 
     /// Adds a row whose key is the first `keyCount` bytes of `keyAndValue`, its value the rest.
     mutating func append(database: UInt16, position: UInt64, keyAndValue: UnsafeRawBufferPointer, keyCount: Int) {
@@ -43,6 +50,11 @@ struct MergedRows: Sendable {
                 Int(row.database), UnsafeRawBufferPointer(rebasing: base[row.offset..<keyEnd]),
                 UnsafeRawBufferPointer(rebasing: base[keyEnd..<(keyEnd + row.valueCount)]))
         }
+    }
+
+    /// Where the row table's storage begins (tests: to tell a refilled batch from a new one).
+    var rowsBaseAddress: UnsafeRawPointer? {
+        rows.withUnsafeBufferPointer { UnsafeRawPointer($0.baseAddress) }
     }
 
     /// The rows as values (tests and diagnostics).

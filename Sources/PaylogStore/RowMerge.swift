@@ -36,8 +36,14 @@ final class RowMerge: @unchecked Sendable {
 
     /// Up to `limit` rows in (database, key) order, one per key (the highest position), packed; empty when all
     /// were returned.
-    func nextBatch(_ limit: Int) throws -> MergedRows {
-        var batch = MergedRows(names: names, capacity: min(limit, 1 << 16))
+    ///
+    /// `spare`, a batch the caller is done with, is emptied and refilled instead of allocating a new one: a batch
+    /// holds megabytes, and fresh memory costs a page fault and the kernel's zeroing per page (a third of the
+    /// merge's time, `perf`, Docs/performance.md). Pass it moved (its buffers shared with nothing), or they are
+    /// copied before they are refilled.
+    func nextBatch(_ limit: Int, reusing spare: consuming MergedRows? = nil) throws -> MergedRows {
+        var batch = (consume spare) ?? MergedRows(names: names, capacity: min(limit, 1 << 16))
+        batch.removeAll()
         while batch.count < limit {
             guard let top = heap.first else {
                 if hasPending { emitPending(into: &batch); hasPending = false }
