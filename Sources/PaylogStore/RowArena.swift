@@ -29,7 +29,9 @@ final class RowArena: @unchecked Sendable {
         guard let start = source.baseAddress, !source.isEmpty else { return }
         if count + source.count > capacity {
             let grown = max(count + source.count, 2 * capacity, 4_096)
-            guard let moved = realloc(base, grown) else { fatalError("out of memory growing a rebuild's row arena to \(grown) bytes") }
+            guard let moved = realloc(base, grown) else {
+                fatalError("out of memory growing a rebuild's row arena to \(grown) bytes")
+            }
             base = moved
             capacity = grown
         }
