@@ -4,10 +4,12 @@ import ZstdKit
 /// a payload is larger, so a rebuild does not allocate per event; and the dictionary its last event named, so
 /// that the next one (nearly always of the same dictionary of the same store) is not looked up again.
 ///
-/// Used by one thread at a time (its ``FoldPartition``), hence `@unchecked Sendable`.
+/// Used by one thread at a time (its ``FoldPartition``), hence `@unchecked Sendable`; for the same reason its
+/// properties are `@exclusivity(unchecked)`: no access to one can overlap another, and the dynamic checks Swift
+/// makes of a class's properties (`swift_beginAccess`, a thread-local lookup each) were about 4 % of a replay.
 final class FoldScratch: @unchecked Sendable {
     /// The bytes; replaced by a larger allocation when a payload needs it.
-    var buffer: UnsafeMutableRawBufferPointer
+    @exclusivity(unchecked) var buffer: UnsafeMutableRawBufferPointer
 
     /// A scratch buffer of `capacity` bytes to start with.
     init(capacity: Int = 4_096) {
@@ -16,9 +18,9 @@ final class FoldScratch: @unchecked Sendable {
 
     /// The dictionaries ``dictionary(_:in:)`` last looked in, held so that their identity is never that of a freed
     /// and reallocated object, and which keep the dictionary found alive.
-    private var lastDictionaries: PayloadDictionaries?
+    @exclusivity(unchecked) private var lastDictionaries: PayloadDictionaries?
     /// The number and the dictionary ``dictionary(_:in:)`` last found, in `lastDictionaries`.
-    private var last: (number: UInt32, dictionary: Unmanaged<ZstdDictionary>)?
+    @exclusivity(unchecked) private var last: (number: UInt32, dictionary: Unmanaged<ZstdDictionary>)?
 
     deinit { buffer.deallocate() }
 

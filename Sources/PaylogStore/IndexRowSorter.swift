@@ -14,7 +14,8 @@ import Darwin
 /// databases can be merged at once on different threads; ``nextBatch(_:)`` merges them one after the other. Several
 /// sorters filled on different threads are merged as one with ``absorb(_:)``. Rows a stream owns (position 0,
 /// ``ViewRows/append(_:for:in:)``) must be unique per key: the merge fails on a second one. The run files are
-/// removed by ``close()`` or at deinit.
+/// removed by ``close()`` or at deinit. One thread fills a sorter, so the properties its per-row path touches are
+/// `@exclusivity(unchecked)` (see ``FoldScratch``).
 final class IndexRowSorter {
     /// One spilled run: its file, and per database the byte offset where its rows begin (plus the file's end).
     private struct Run {
@@ -31,12 +32,12 @@ final class IndexRowSorter {
     private let runPrefix: String
     /// In-memory rows taken over from absorbed sorters, each sorted.
     private var absorbed: [(entries: [SortedRowEntry], arena: RowArena)] = []
-    private var arena = RowArena()
-    private var entries: [SortedRowEntry] = []
+    @exclusivity(unchecked) private var arena = RowArena()
+    @exclusivity(unchecked) private var entries: [SortedRowEntry] = []
     /// False once a row is added to `entries` after they were last sorted.
-    private var entriesSorted = true
+    @exclusivity(unchecked) private var entriesSorted = true
     private var runs: [Run] = []
-    private var merging = false
+    @exclusivity(unchecked) private var merging = false
     /// The merges ``nextBatch(_:)`` drains, one database after the other.
     private var sequential: [RowMerge]?
     private let memoryLimit: Int

@@ -6,7 +6,8 @@ import Darwin
 
 /// Merges sorted sources of rows (``SortedRowSource``) into (database, key) order through a binary heap, keeping
 /// per (database, key) only the row with the highest position, and refusing a key that a stream owns (position
-/// 0) written twice. Used by one thread at a time, hence `@unchecked Sendable`.
+/// 0) written twice. Used by one thread at a time, hence `@unchecked Sendable`, and its mutable properties are
+/// `@exclusivity(unchecked)` (see ``FoldScratch``).
 ///
 /// The heap holds source numbers, and each source's current row is read through plain pointers, so ordering the
 /// heap retains nothing; the row waiting to be emitted is copied into one reused buffer, and rows are emitted
@@ -16,14 +17,14 @@ final class RowMerge: @unchecked Sendable {
     private let names: [String]
     private let sources: [SortedRowSource]
     /// A binary min-heap of source numbers by current row; every source in it has a current row.
-    private var heap: [Int]
+    @exclusivity(unchecked) private var heap: [Int]
     /// The row read last, emitted once a row with another key shows it was its key's last: its database,
     /// position, key length, and key and value bytes.
-    private var hasPending = false
-    private var pendingDatabase: UInt16 = 0
-    private var pendingPosition: UInt64 = 0
-    private var pendingKeyCount = 0
-    private var pending: [UInt8] = []
+    @exclusivity(unchecked) private var hasPending = false
+    @exclusivity(unchecked) private var pendingDatabase: UInt16 = 0
+    @exclusivity(unchecked) private var pendingPosition: UInt64 = 0
+    @exclusivity(unchecked) private var pendingKeyCount = 0
+    @exclusivity(unchecked) private var pending: [UInt8] = []
 
     /// A merge of `sources` of `projection`'s rows, whose database numbers index `names`.
     init(projection: String, names: [String], sources: [SortedRowSource]) {

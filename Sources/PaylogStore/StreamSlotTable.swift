@@ -8,15 +8,16 @@ import Foundation
 /// tombstones: streams are opened and finished all through a fold).
 ///
 /// A class, so that the fold's per-event lookup (from inside the record reader's closure, in generic code) reaches
-/// it through one reference instead of copying the ``OpenStreams`` that holds it. Used by one thread at a time.
+/// it through one reference instead of copying the ``OpenStreams`` that holds it. Used by one thread at a time, so
+/// its properties are `@exclusivity(unchecked)` (see ``FoldScratch``).
 final class StreamSlotTable {
     /// Per bucket, the slot of the stream it holds, or -1.
-    private var buckets: [Int32]
+    @exclusivity(unchecked) private var buckets: [Int32]
     /// Per slot, its stream's id and that id's hash; the id is "" for a slot not in the table.
-    private var ids: [String] = []
-    private var hashes: [UInt64] = []
+    @exclusivity(unchecked) private var ids: [String] = []
+    @exclusivity(unchecked) private var hashes: [UInt64] = []
     /// Streams in the table.
-    private(set) var count = 0
+    @exclusivity(unchecked) private(set) var count = 0
 
     /// An empty table with room for `capacity` streams before it grows.
     init(capacity: Int = 512) {

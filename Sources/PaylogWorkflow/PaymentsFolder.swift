@@ -3,10 +3,12 @@ import PaylogStore
 
 /// The ``PaymentsProjection``'s ``StreamFolder``: the payments one range of a rebuild holds open, by slot, folded
 /// with the projection's in-place fold. Written here, with the concrete ``Payment`` type, so that the per-event
-/// path of a rebuild is specialised code (the generic default ran unspecialised from `PaylogStore`).
+/// path of a rebuild is specialised code (the generic default ran unspecialised from `PaylogStore`). One fold
+/// thread uses it, so its payments are `@exclusivity(unchecked)`: Swift's dynamic check of a class's property
+/// costs a thread-local lookup per access.
 final class PaymentsFolder: StreamFolder {
     private let projection: PaymentsProjection
-    private var payments = SlotStates<Payment>()
+    @exclusivity(unchecked) private var payments = SlotStates<Payment>()
 
     init(_ projection: PaymentsProjection) {
         self.projection = projection
