@@ -146,6 +146,16 @@ public struct FoldEvent {
         }
     }
 
+    /// True when the event's type is `name`, compared byte for byte: no string is built or retained, so a fold
+    /// can tell the kinds it knows apart per event for the price of a length test and a `memcmp`.
+    public func hasType(_ name: StaticString) -> Bool {
+        name.utf8CodeUnitCount == typeBytes.count
+            && (typeBytes.isEmpty || memcmp(name.utf8Start, typeBytes.baseAddress!, typeBytes.count) == 0)
+    }
+
+    /// The length of the event's type name in UTF-8 bytes.
+    public var typeByteCount: Int { typeBytes.count }
+
     /// The event type name.
     public var type: String { String(decoding: typeBytes, as: UTF8.self) }
 

@@ -62,6 +62,10 @@ struct FoldEventTests {
                 #expect(fold.hasType("Requested") == (recorded.type == "Requested"))
                 #expect(fold.hasType("") == recorded.type.isEmpty)
                 #expect(!fold.hasType("Requeste"))
+                let name: StaticString = "CallbackReceived"
+                #expect(fold.hasType(name) == (recorded.type == "CallbackReceived"))
+                #expect(fold.hasType("" as StaticString) == recorded.type.isEmpty)
+                #expect(fold.typeByteCount == recorded.type.utf8.count)
             }
         }
         #expect(scratch.buffer.count > 8)
