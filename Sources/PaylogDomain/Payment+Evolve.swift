@@ -10,83 +10,142 @@ extension Payment {
     /// records it as the time of the first event of its kind (first request, callback, offline, reconciliation)
     /// where none is recorded yet.
     public static func evolve(_ payment: inout Payment?, id: String, _ event: PaymentEvent, observedAt: Int64? = nil) {
-        // `case .none`, not `== nil`: Payment is Equatable, and `== nil` compared whole copies of it.
-        if case .none = payment {
-            guard case .requested(let requested) = event else {
-                // A stream must start with Requested; anything else still counts, on a placeholder.
-                var placeholder = Payment(id: id, provider: .square)
-                placeholder.apply(event, observedAt: observedAt)
-                payment = placeholder
-                return
-            }
-            payment = Payment(id: id, provider: requested.provider)
+        switch event {
+        case .requested(let requested): evolve(&payment, id: id, requested, observedAt: observedAt)
+        case .appSwitched(let appSwitched): evolve(&payment, id: id, appSwitched)
+        case .callbackReceived(let callback): evolve(&payment, id: id, callback, observedAt: observedAt)
+        case .offline(let offline): evolve(&payment, id: id, offline, observedAt: observedAt)
+        case .reconciled(let reconciled): evolve(&payment, id: id, reconciled, observedAt: observedAt)
+        case .failed(let failed): evolve(&payment, id: id, failed)
         }
-        payment!.apply(event, observedAt: observedAt)
     }
 
-    /// ``apply(_:)``, then the first-event times (see ``evolve(_:id:_:observedAt:)``).
-    mutating func apply(_ event: PaymentEvent, observedAt: Int64?) {
-        apply(event)
-        guard let at = observedAt else { return }
-        switch event {
-        case .requested: if firstRequestedAtMicroseconds == nil { firstRequestedAtMicroseconds = at }
-        case .callbackReceived: if firstCallbackAtMicroseconds == nil { firstCallbackAtMicroseconds = at }
-        case .offline: if offlineAtMicroseconds == nil { offlineAtMicroseconds = at }
-        case .reconciled: if reconciledAtMicroseconds == nil { reconciledAtMicroseconds = at }
-        case .appSwitched, .failed: break
-        }
+    /// ``evolve(_:id:_:observedAt:)`` for a `Requested` event, without building a ``PaymentEvent``: what a
+    /// rebuild's fold calls with the fields it decoded (the five overloads below likewise).
+    public static func evolve(_ payment: inout Payment?, id: String, _ requested: Requested, observedAt: Int64?) {
+        // A stream starts with Requested; its provider is the payment's.
+        if case .none = payment { payment = Payment(id: id, provider: requested.provider) }
+        payment?.apply(requested)
+        if let observedAt, payment?.firstRequestedAtMicroseconds == nil { payment?.firstRequestedAtMicroseconds = observedAt }
+    }
+
+    /// ``evolve(_:id:_:observedAt:)`` for an `AppSwitched` event (which sets no first-event time).
+    public static func evolve(_ payment: inout Payment?, id: String, _ appSwitched: AppSwitched) {
+        openPlaceholder(&payment, id: id)
+        payment?.apply(appSwitched)
+    }
+
+    /// ``evolve(_:id:_:observedAt:)`` for a `CallbackReceived` event.
+    public static func evolve(_ payment: inout Payment?, id: String, _ callback: CallbackReceived, observedAt: Int64?) {
+        openPlaceholder(&payment, id: id)
+        payment?.apply(callback)
+        if let observedAt, payment?.firstCallbackAtMicroseconds == nil { payment?.firstCallbackAtMicroseconds = observedAt }
+    }
+
+    /// ``evolve(_:id:_:observedAt:)`` for an `Offline` event.
+    public static func evolve(_ payment: inout Payment?, id: String, _ offline: Offline, observedAt: Int64?) {
+        openPlaceholder(&payment, id: id)
+        payment?.apply(offline)
+        if let observedAt, payment?.offlineAtMicroseconds == nil { payment?.offlineAtMicroseconds = observedAt }
+    }
+
+    /// ``evolve(_:id:_:observedAt:)`` for a `Reconciled` event.
+    public static func evolve(_ payment: inout Payment?, id: String, _ reconciled: Reconciled, observedAt: Int64?) {
+        openPlaceholder(&payment, id: id)
+        payment?.apply(reconciled)
+        if let observedAt, payment?.reconciledAtMicroseconds == nil { payment?.reconciledAtMicroseconds = observedAt }
+    }
+
+    /// ``evolve(_:id:_:observedAt:)`` for a `Failed` event (which sets no first-event time).
+    public static func evolve(_ payment: inout Payment?, id: String, _ failed: Failed) {
+        openPlaceholder(&payment, id: id)
+        payment?.apply(failed)
+    }
+
+    /// A stream must start with `Requested`; an event of another kind first still counts, on a placeholder.
+    private static func openPlaceholder(_ payment: inout Payment?, id: String) {
+        if case .none = payment { payment = Payment(id: id, provider: .square) }
     }
 
     /// Applies one event. Pure: the same events always give the same state.
     public mutating func apply(_ event: PaymentEvent) {
-        version += 1
         switch event {
-        case .requested(let requested):
-            if hasSucceeded {
-                hadRequestAfterSuccess = true
-            } else {
-                status = .requested
-                provider = requested.provider
-                amount = requested.amount
-                apiVersion = requested.apiVersion
-                appVersion = requested.appVersion
-            }
-            if let reference = requested.reference, !references.contains(reference) { references.append(reference) }
-        case .appSwitched:
-            sawAppSwitch = true
-            if status == .requested { status = .switched }
-        case .callbackReceived(let callback):
-            callbackFingerprints.append(CallbackFingerprint(rawURL: callback.callbackURL))
-            sawCallback = true
-            if callback.isLate { hadLateCallback = true }
-            if callback.contradictsEarlier { hadContradictingCallbacks = true }
-            let outcome = callback.outcome
-            if let code = outcome.errorCode, outcome.status != .success { errorCode = code }
-            switch outcome.status {
-            case .success:
-                sawSuccess = true
-                lastCallbackSucceeded = true
-                if let id = outcome.transactionID { transactionID = id }
-                if let id = outcome.clientTransactionID { clientTransactionID = id }
-                if !outcome.isOffline && status != .reconciled { status = .completed }
-            case .failure:
-                lastCallbackSucceeded = false
-            case .invalid:
-                break
-            }
-        case .offline(let offline):
-            wasOffline = true
-            clientTransactionID = offline.clientTransactionID
-            offlineExpiresAtMicroseconds = offline.expiresAtMicroseconds
-            if status != .reconciled { status = .offline }
-        case .reconciled(let reconciled):
-            status = .reconciled
-            transactionID = reconciled.transactionID
-            if reconciled.amountMismatch { hadAmountMismatch = true }
-        case .failed(let failed):
-            status = .failed
-            if let code = failed.errorCode { errorCode = code }
-            failureReason = failed.reason
+        case .requested(let requested): apply(requested)
+        case .appSwitched(let appSwitched): apply(appSwitched)
+        case .callbackReceived(let callback): apply(callback)
+        case .offline(let offline): apply(offline)
+        case .reconciled(let reconciled): apply(reconciled)
+        case .failed(let failed): apply(failed)
         }
+    }
+
+    /// Applies a `Requested` event (``apply(_:)-(PaymentEvent)`` for one kind; the five overloads below likewise).
+    public mutating func apply(_ requested: Requested) {
+        version += 1
+        if hasSucceeded {
+            hadRequestAfterSuccess = true
+        } else {
+            status = .requested
+            provider = requested.provider
+            amount = requested.amount
+            apiVersion = requested.apiVersion
+            appVersion = requested.appVersion
+        }
+        if let reference = requested.reference, !references.contains(reference) { references.append(reference) }
+    }
+
+    /// Applies an `AppSwitched` event.
+    public mutating func apply(_ appSwitched: AppSwitched) {
+        version += 1
+        sawAppSwitch = true
+        if status == .requested { status = .switched }
+    }
+
+    /// Applies a `CallbackReceived` event.
+    public mutating func apply(_ callback: CallbackReceived) {
+        version += 1
+        callbackFingerprints.append(CallbackFingerprint(rawURL: callback.callbackURL))
+        sawCallback = true
+        if callback.isLate { hadLateCallback = true }
+        if callback.contradictsEarlier { hadContradictingCallbacks = true }
+        let outcome = callback.outcome
+        if let code = outcome.errorCode, outcome.status != .success { errorCode = code }
+        switch outcome.status {
+        case .success:
+            sawSuccess = true
+            lastCallbackSucceeded = true
+            if let id = outcome.transactionID { transactionID = id }
+            if let id = outcome.clientTransactionID { clientTransactionID = id }
+            if !outcome.isOffline && status != .reconciled { status = .completed }
+        case .failure:
+            lastCallbackSucceeded = false
+        case .invalid:
+            break
+        }
+    }
+
+    /// Applies an `Offline` event.
+    public mutating func apply(_ offline: Offline) {
+        version += 1
+        wasOffline = true
+        clientTransactionID = offline.clientTransactionID
+        offlineExpiresAtMicroseconds = offline.expiresAtMicroseconds
+        if status != .reconciled { status = .offline }
+    }
+
+    /// Applies a `Reconciled` event.
+    public mutating func apply(_ reconciled: Reconciled) {
+        version += 1
+        status = .reconciled
+        transactionID = reconciled.transactionID
+        if reconciled.amountMismatch { hadAmountMismatch = true }
+    }
+
+    /// Applies a `Failed` event.
+    public mutating func apply(_ failed: Failed) {
+        version += 1
+        status = .failed
+        if let code = failed.errorCode { errorCode = code }
+        failureReason = failed.reason
     }
 }

@@ -73,5 +73,10 @@ public struct Payment: Sendable, Hashable, Codable {
     }
 
     /// True for completed, offline and reconciled payments.
-    public var hasSucceeded: Bool { [.completed, .offline, .reconciled].contains(status) }
+    public var hasSucceeded: Bool {
+        switch status {
+        case .completed, .offline, .reconciled: true
+        default: false
+        }
+    }
 }

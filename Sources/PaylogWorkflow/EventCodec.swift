@@ -104,23 +104,14 @@ public enum EventCodec {
             evidence: false)
     }
 
-    /// ``decodeForState(_:)-(RecordedEvent)`` for an event a rebuild folds, read in place: the payload decoded
-    /// from the fold's bytes, and not read at all for `AppSwitched`, whose one field (the note) is evidence only.
-    /// Returns nil for an event of an older schema (upcast from a ``RecordedEvent``) or of an unknown type (which
-    /// then fails there, as it would in a live append).
-    static func decodeForState(_ event: FoldEvent) throws(EventCodecError) -> PaymentEvent? {
-        guard event.schemaVersion == currentSchemaVersion, let kind = PaymentEventKind(event) else { return nil }
-        if kind == .appSwitched { return .appSwitched(AppSwitched(note: "")) }
-        let payload: UnsafeRawBufferPointer
+    /// The payload of an event a rebuild folds, read in place (decompressed into the fold's buffer), for
+    /// ``PaymentsProjection``'s fold to decode for state; a damaged compressed payload is named as
+    /// ``decodeForState(_:)`` names an undecodable one.
+    static func storedPayload(of event: FoldEvent) throws(EventCodecError) -> UnsafeRawBufferPointer {
         do {
-            payload = try event.payload()
+            return try event.payload()
         } catch {
             throw .undecodable(type: event.type, position: event.position, reason: error.description)
-        }
-        do {
-            return try EventPayloadDecoder.decode(kind, payload: payload, evidence: false)
-        } catch {
-            throw .undecodable(type: event.type, position: event.position, reason: error.reason)
         }
     }
 

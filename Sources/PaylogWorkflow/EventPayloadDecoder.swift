@@ -44,7 +44,7 @@ enum EventPayloadDecoder {
         }
     }
 
-    private static func requested(_ r: inout ProtoWireReader, evidence: Bool) throws(Failure) -> Requested {
+    static func requested(_ r: inout ProtoWireReader, evidence: Bool) throws(Failure) -> Requested {
         var launchURL = ""
         var providerName = ""
         var amount: (minor: Int64, currency: String)?
@@ -84,7 +84,7 @@ enum EventPayloadDecoder {
         return AppSwitched(note: note)
     }
 
-    private static func callbackReceived(_ r: inout ProtoWireReader, evidence: Bool) throws(Failure) -> CallbackReceived {
+    static func callbackReceived(_ r: inout ProtoWireReader, evidence: Bool) throws(Failure) -> CallbackReceived {
         var callbackURL = ""
         var outcome = CallbackOutcomeFields(keepsFields: evidence)
         var isRepeat = false
@@ -107,7 +107,7 @@ enum EventPayloadDecoder {
             contradictsEarlier: contradictsEarlier)
     }
 
-    private static func offline(_ r: inout ProtoWireReader) throws(Failure) -> Offline {
+    static func offline(_ r: inout ProtoWireReader) throws(Failure) -> Offline {
         var clientTransactionID = ""
         var expiresAt: Int64?
         while let (field, wireType) = try r.nextField() {
@@ -120,7 +120,7 @@ enum EventPayloadDecoder {
         return Offline(clientTransactionID: clientTransactionID, expiresAtMicroseconds: expiresAt)
     }
 
-    private static func reconciled(_ r: inout ProtoWireReader, evidence: Bool) throws(Failure) -> Reconciled {
+    static func reconciled(_ r: inout ProtoWireReader, evidence: Bool) throws(Failure) -> Reconciled {
         var reportLine = ""
         var transactionID = ""
         var matchedBy = ""
@@ -141,7 +141,7 @@ enum EventPayloadDecoder {
             amountMismatch: amountMismatch)
     }
 
-    private static func failed(_ r: inout ProtoWireReader) throws(Failure) -> Failed {
+    static func failed(_ r: inout ProtoWireReader) throws(Failure) -> Failed {
         var sourceName = ""
         var errorCode: String?
         var reason = ""

@@ -96,13 +96,50 @@ public struct PaymentsProjection: StreamFoldingProjection {
     /// built, the payload is decompressed into the fold's buffer, an `AppSwitched` payload is not read, and
     /// routing keys are written without intermediate strings. Events this cannot read from the fold's bytes (an
     /// older schema, an unknown type) go through ``fold(_:into:rows:)-(RecordedEvent,_,_)``.
+    ///
+    /// Each kind's fields are decoded and handed to ``Payment``'s evolve for that kind, never wrapped in a
+    /// ``PaymentEvent``: moving that 187-byte enum value out of the decoder's layers and into the evolve was about
+    /// seven copies per event (`perf`, Docs/performance.md). `PaymentsFolderTests` and the rebuild tests hold the
+    /// rows to the live view's, which the event-by-event path leaves.
     public func fold(_ event: FoldEvent, into payment: inout Payment?, rows: inout ViewRows) throws {
-        guard let paymentEvent = try EventCodec.decodeForState(event) else {
+        guard event.schemaVersion == EventCodec.currentSchemaVersion, let kind = PaymentEventKind(event) else {
             return try fold(event.recorded(), into: &payment, rows: &rows)
         }
-        Payment.evolve(&payment, id: event.streamID, paymentEvent, observedAt: (event.observedAt ?? event.recordedAt).microseconds)
-        PaymentsProjection.forEachRoute(of: paymentEvent) { kind, value in
-            rows.index(event.streamID, for: kind, value, in: "routes", position: event.position)
+        let id = event.streamID
+        if kind == .appSwitched {
+            // Its one field, the note, is evidence only: the payload is not read (`paylog verify` checks it).
+            return Payment.evolve(&payment, id: id, AppSwitched(note: ""))
+        }
+        let at = (event.observedAt ?? event.recordedAt).microseconds
+        func route(_ kind: StaticString, _ value: String) {
+            rows.index(id, for: kind, value, in: "routes", position: event.position)
+        }
+        var reader = ProtoWireReader(try EventCodec.storedPayload(of: event))
+        do throws(EventPayloadDecoder.Failure) {
+            switch kind {
+            case .requested:
+                let requested = try EventPayloadDecoder.requested(&reader, evidence: false)
+                Payment.evolve(&payment, id: id, requested, observedAt: at)
+                PaymentsProjection.forEachRoute(of: requested, route)
+            case .callbackReceived:
+                let callback = try EventPayloadDecoder.callbackReceived(&reader, evidence: false)
+                Payment.evolve(&payment, id: id, callback, observedAt: at)
+                PaymentsProjection.forEachRoute(of: callback, route)
+            case .offline:
+                let offline = try EventPayloadDecoder.offline(&reader)
+                Payment.evolve(&payment, id: id, offline, observedAt: at)
+                PaymentsProjection.forEachRoute(of: offline, route)
+            case .reconciled:
+                let reconciled = try EventPayloadDecoder.reconciled(&reader, evidence: false)
+                Payment.evolve(&payment, id: id, reconciled, observedAt: at)
+                PaymentsProjection.forEachRoute(of: reconciled, route)
+            case .failed:
+                Payment.evolve(&payment, id: id, try EventPayloadDecoder.failed(&reader))
+            case .appSwitched:
+                break
+            }
+        } catch {
+            throw EventCodecError.undecodable(type: event.type, position: event.position, reason: error.reason)
         }
     }
 
@@ -135,14 +172,33 @@ public struct PaymentsProjection: StreamFoldingProjection {
     /// Calls `body` with each routing key an event makes known, as its kind (`ref:`, `ctx:`, `tx:`) and value.
     static func forEachRoute(of event: PaymentEvent, _ body: (StaticString, String) -> Void) {
         switch event {
-        case .requested(let e): if let v = e.reference { body("ref:", v) }
-        case .callbackReceived(let e):
-            if let v = e.outcome.clientTransactionID { body("ctx:", v) }
-            if let v = e.outcome.transactionID { body("tx:", v) }
-        case .offline(let e): body("ctx:", e.clientTransactionID)
-        case .reconciled(let e): body("tx:", e.transactionID)
+        case .requested(let e): forEachRoute(of: e, body)
+        case .callbackReceived(let e): forEachRoute(of: e, body)
+        case .offline(let e): forEachRoute(of: e, body)
+        case .reconciled(let e): forEachRoute(of: e, body)
         case .appSwitched, .failed: break
         }
+    }
+
+    /// A request's routing key: its reference.
+    static func forEachRoute(of requested: Requested, _ body: (StaticString, String) -> Void) {
+        if let v = requested.reference { body("ref:", v) }
+    }
+
+    /// A callback's routing keys: its client transaction id and transaction id.
+    static func forEachRoute(of callback: CallbackReceived, _ body: (StaticString, String) -> Void) {
+        if let v = callback.outcome.clientTransactionID { body("ctx:", v) }
+        if let v = callback.outcome.transactionID { body("tx:", v) }
+    }
+
+    /// An offline payment's routing key: its client transaction id.
+    static func forEachRoute(of offline: Offline, _ body: (StaticString, String) -> Void) {
+        body("ctx:", offline.clientTransactionID)
+    }
+
+    /// A reconciliation's routing key: the report's transaction id.
+    static func forEachRoute(of reconciled: Reconciled, _ body: (StaticString, String) -> Void) {
+        body("tx:", reconciled.transactionID)
     }
 
     /// The payment `id` as the view holds it.
