@@ -83,24 +83,26 @@ final class FoldPartition: @unchecked Sendable {
                     var found = try cursor.move(.atOrAfter, key: StoreKeys.event(next))
                     var read = 0
                     while found && read < Self.pageSize {
-                        // Read in place: the event points into this read transaction's pages. The slot of its
-                        // stream, when open, is found from the id's bytes as the record is read.
-                        var openSlot: Int?
-                        let event = try cursor.withCurrent { key, value -> FoldEvent? in
+                        // Read in place: the event points into this read transaction's pages, and is folded
+                        // inside the cursor's closure (returned from it, the event was copied out on every read).
+                        // The slot of its stream, when open, is found from the id's bytes as the record is read.
+                        let position = try cursor.withCurrent { key, value -> UInt64? in
                             let position = StoreKeys.readUInt64(key)
                             guard position <= last else { return nil }
                             let address = UInt(bitPattern: value.baseAddress)
                             low = min(low, address)
                             high = max(high, address + UInt(value.count))
-                            return try FoldEvent(value, position: position, dictionaries: payloads, scratch: scratch) {
+                            var openSlot: Int?
+                            let event = try FoldEvent(value, position: position, dictionaries: payloads, scratch: scratch) {
                                 bytes in
                                 openSlot = slots.slot(of: bytes)
                                 return openSlot.map { slots.id(of: $0) }
                             }
+                            if try fold(event, openSlot, &streams, folder, &rows, ends, txn, databases) { folded += 1 }
+                            return event.position
                         }
-                        guard let event else { break }
-                        if try fold(event, openSlot, &streams, folder, &rows, ends, txn, databases) { folded += 1 }
-                        next = event.position + 1
+                        guard let position else { break }
+                        next = position + 1
                         read += 1
                         readInRange += 1
                         // Each `heads` lookup of a new stream is a random read that may map a large folio (up to
