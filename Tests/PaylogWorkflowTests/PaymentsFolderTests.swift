@@ -1,5 +1,6 @@
 import Foundation
 import LMDBKit
+import PaylogDomain
 @testable import PaylogStore
 @testable import PaylogWorkflow
 import TestSupport
@@ -29,6 +30,9 @@ struct PaymentsFolderTests {
         defer { store.close() }
         let report = await workflow.ingest(lines: try DemoDay(payments: 40, seed: 5).plan().lines)
         #expect(report.rejected == 0)
+        // The folder decodes each kind on a path of its own: the log must hold every kind.
+        let types = Set(try store.read(from: 1, limit: 100_000).map(\.type))
+        #expect(types == Set(PaymentEventKind.allCases.map(\.typeName)))
         let projection = PaymentsProjection()
         let snapshot = try store.lastPosition()
         let build = LogOrderBuild(
