@@ -22,6 +22,12 @@ public struct CallbackFingerprint: Sendable, Hashable {
         self = digest.withUnsafeBytes { CallbackFingerprint(unchecked: $0) }
     }
 
+    /// The fingerprint of the raw URL whose UTF-8 bytes are `rawURLBytes`: ``init(rawURL:)`` of the string they
+    /// encode, without building that string (a rebuild's fold hashes the URL where it lies in the log).
+    public init(rawURLBytes: UnsafeRawBufferPointer) {
+        self = SHA256.hash(data: rawURLBytes).withUnsafeBytes { CallbackFingerprint(unchecked: $0) }
+    }
+
     /// The fingerprint in `bytes`, which must be exactly ``byteCount`` bytes long; nil otherwise.
     public init?(bytes: UnsafeRawBufferPointer) {
         guard bytes.count == Self.byteCount else { return nil }

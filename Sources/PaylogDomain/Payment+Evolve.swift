@@ -37,8 +37,16 @@ extension Payment {
 
     /// ``evolve(_:id:_:observedAt:)`` for a `CallbackReceived` event.
     public static func evolve(_ payment: inout Payment?, id: String, _ callback: CallbackReceived, observedAt: Int64?) {
+        evolve(&payment, id: id, callback, fingerprint: CallbackFingerprint(rawURL: callback.callbackURL), observedAt: observedAt)
+    }
+
+    /// ``evolve(_:id:_:observedAt:)`` for a `CallbackReceived` event whose URL's fingerprint is already known
+    /// (a rebuild's fold hashes the URL's bytes in the log and leaves ``CallbackReceived/callbackURL`` empty).
+    public static func evolve(
+        _ payment: inout Payment?, id: String, _ callback: CallbackReceived, fingerprint: CallbackFingerprint, observedAt: Int64?
+    ) {
         openPlaceholder(&payment, id: id)
-        payment?.apply(callback)
+        payment?.apply(callback, fingerprint: fingerprint)
         if let observedAt, payment?.firstCallbackAtMicroseconds == nil { payment?.firstCallbackAtMicroseconds = observedAt }
     }
 
@@ -103,8 +111,14 @@ extension Payment {
 
     /// Applies a `CallbackReceived` event.
     public mutating func apply(_ callback: CallbackReceived) {
+        apply(callback, fingerprint: CallbackFingerprint(rawURL: callback.callbackURL))
+    }
+
+    /// Applies a `CallbackReceived` event whose URL's fingerprint is `fingerprint` (its ``CallbackReceived/callbackURL``
+    /// is not read).
+    public mutating func apply(_ callback: CallbackReceived, fingerprint: CallbackFingerprint) {
         version += 1
-        callbackFingerprints.append(CallbackFingerprint(rawURL: callback.callbackURL))
+        callbackFingerprints.append(fingerprint)
         sawCallback = true
         if callback.isLate { hadLateCallback = true }
         if callback.contradictsEarlier { hadContradictingCallbacks = true }

@@ -138,6 +138,14 @@ public struct ProtoWireReader {
         guard slice.isValidUTF8 else { throw Failure(reason: "\(name) is not valid UTF-8") }
     }
 
+    /// Reads a length-delimited field checked, as ``string(_:)`` does, to be UTF-8 text, and returns its bytes
+    /// in place instead of building a string: for a reader that hashes or compares the text.
+    public mutating func utf8Bytes(_ name: String) throws(Failure) -> UnsafeRawBufferPointer {
+        let slice = try lengthDelimited()
+        guard slice.isValidUTF8 else { throw Failure(reason: "\(name) is not valid UTF-8") }
+        return slice
+    }
+
     /// Skips a field the caller does not read, as protobuf readers must for forward compatibility.
     public mutating func skip(wireType: UInt8, field: UInt64) throws(Failure) {
         switch wireType {

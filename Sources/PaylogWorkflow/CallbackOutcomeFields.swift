@@ -4,6 +4,9 @@ import PaylogStore
 /// The `CallbackOutcome` message's fields while ``EventPayloadDecoder`` reads them: a message field that occurs
 /// more than once is merged, so each occurrence updates these rather than replacing them.
 struct CallbackOutcomeFields {
+    /// The provider named, nil until one is read or when the name read last is no provider's (then `provider`
+    /// holds it, for the error).
+    var knownProvider: Provider?
     var provider = ""
     var status = ""
     var invalidStatus = ""
@@ -23,8 +26,16 @@ struct CallbackOutcomeFields {
     mutating func merge(_ r: inout ProtoWireReader) throws(ProtoWireReader.Failure) {
         while let (field, wireType) = try r.nextField() {
             switch (field, wireType) {
-            case (1, 2): provider = try r.string("provider")
-            case (2, 2): status = try r.string("status")
+            case (1, 2):
+                // Read where they lie: a provider's name and the two known statuses build no string.
+                let bytes = try r.utf8Bytes("provider")
+                knownProvider = Provider(utf8: bytes)
+                provider = knownProvider?.rawValue ?? String(decoding: bytes, as: UTF8.self)
+            case (2, 2):
+                let bytes = try r.utf8Bytes("status")
+                status = if bytes.elementsEqual("success".utf8) { "success" }
+                    else if bytes.elementsEqual("failure".utf8) { "failure" }
+                    else { String(decoding: bytes, as: UTF8.self) }
             case (3, 2): invalidStatus = try r.string("invalid_status")
             case (4, 2): transactionID = try r.string("transaction_id")
             case (5, 2): clientTransactionID = try r.string("client_transaction_id")
@@ -58,7 +69,7 @@ struct CallbackOutcomeFields {
 
     /// The domain outcome, as `EventCodec` has always built it from the message.
     func outcome(rawURL: String) throws(ProtoWireReader.Failure) -> CallbackOutcome {
-        guard let provider = Provider(rawValue: provider) else {
+        guard let provider = knownProvider else {
             throw ProtoWireReader.Failure(reason: "unknown provider \(self.provider)")
         }
         let status: CallbackStatus = switch self.status {

@@ -46,6 +46,7 @@ enum EventPayloadDecoder {
 
     static func requested(_ r: inout ProtoWireReader, evidence: Bool) throws(Failure) -> Requested {
         var launchURL = ""
+        var provider: Provider?
         var providerName = ""
         var amount: (minor: Int64, currency: String)?
         var reference: String?
@@ -55,7 +56,11 @@ enum EventPayloadDecoder {
         while let (field, wireType) = try r.nextField() {
             switch (field, wireType) {
             case (1, 2): if evidence { launchURL = try r.string("launch_url") } else { try r.skipString("launch_url") }
-            case (2, 2): providerName = try r.string("provider")
+            case (2, 2):
+                // The name is kept as text only when it is not a provider's: it then names the error.
+                let bytes = try r.utf8Bytes("provider")
+                provider = Provider(utf8: bytes)
+                providerName = provider == nil ? String(decoding: bytes, as: UTF8.self) : ""
             case (3, 2): amount = try money(&r, merging: amount)
             case (4, 2): reference = try r.string("reference")
             case (5, 2): apiVersion = try r.string("api_version")
@@ -64,7 +69,7 @@ enum EventPayloadDecoder {
             default: try r.skip(wireType: wireType, field: field)
             }
         }
-        guard let provider = Provider(rawValue: providerName) else { throw Failure(reason: "unknown provider \(providerName)") }
+        guard let provider else { throw Failure(reason: "unknown provider \(providerName)") }
         return Requested(
             launchURL: launchURL, provider: provider, amount: try amount.map(domainMoney), reference: reference,
             apiVersion: apiVersion, appVersion: appVersion, builtByPaylog: builtByPaylog)
@@ -85,13 +90,24 @@ enum EventPayloadDecoder {
     }
 
     static func callbackReceived(_ r: inout ProtoWireReader, evidence: Bool) throws(Failure) -> CallbackReceived {
+        try callbackReceived(&r, evidence: evidence, fingerprintingURL: false).callback
+    }
+
+    /// A callback decoded as ``callbackReceived(_:evidence:)`` does; with `fingerprintingURL`, its URL is checked to
+    /// be UTF-8 and hashed where it lies into the returned fingerprint, and left out of the callback (empty): what a
+    /// rebuild's fold keeps of it, without building a string of about 200 bytes per callback.
+    static func callbackReceived(
+        _ r: inout ProtoWireReader, evidence: Bool, fingerprintingURL: Bool
+    ) throws(Failure) -> (callback: CallbackReceived, fingerprint: CallbackFingerprint?) {
         var callbackURL = ""
+        var urlBytes = UnsafeRawBufferPointer(start: nil, count: 0)
         var outcome = CallbackOutcomeFields(keepsFields: evidence)
         var isRepeat = false
         var isLate = false
         var contradictsEarlier = false
         while let (field, wireType) = try r.nextField() {
             switch (field, wireType) {
+            case (1, 2) where fingerprintingURL: urlBytes = try r.utf8Bytes("callback_url")
             case (1, 2): callbackURL = try r.string("callback_url")
             case (2, 2):
                 var inner = ProtoWireReader(try r.lengthDelimited())
@@ -102,9 +118,10 @@ enum EventPayloadDecoder {
             default: try r.skip(wireType: wireType, field: field)
             }
         }
-        return CallbackReceived(
+        let callback = CallbackReceived(
             callbackURL: callbackURL, outcome: try outcome.outcome(rawURL: callbackURL), isRepeat: isRepeat, isLate: isLate,
             contradictsEarlier: contradictsEarlier)
+        return (callback, fingerprintingURL ? CallbackFingerprint(rawURLBytes: urlBytes) : nil)
     }
 
     static func offline(_ r: inout ProtoWireReader) throws(Failure) -> Offline {

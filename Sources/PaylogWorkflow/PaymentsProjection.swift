@@ -122,8 +122,9 @@ public struct PaymentsProjection: StreamFoldingProjection {
                 Payment.evolve(&payment, id: id, requested, observedAt: at)
                 PaymentsProjection.forEachRoute(of: requested, route)
             case .callbackReceived:
-                let callback = try EventPayloadDecoder.callbackReceived(&reader, evidence: false)
-                Payment.evolve(&payment, id: id, callback, observedAt: at)
+                let (callback, fingerprint) = try EventPayloadDecoder.callbackReceived(
+                    &reader, evidence: false, fingerprintingURL: true)
+                Payment.evolve(&payment, id: id, callback, fingerprint: fingerprint!, observedAt: at)
                 PaymentsProjection.forEachRoute(of: callback, route)
             case .offline:
                 let offline = try EventPayloadDecoder.offline(&reader)

@@ -12,6 +12,17 @@ struct CallbackFingerprintTests {
         #expect(CallbackFingerprint(rawURL: "abc").bytes.count == CallbackFingerprint.byteCount)
     }
 
+    @Test("the fingerprint of a URL's bytes where they lie is the fingerprint of the URL, ASCII or not, empty too")
+    func fromBytes() {
+        for url in ["abc", "", "myshop://cb?status=ok€", "sumupmerchant://cb?smp-status=success&note=Café"] {
+            var text = url
+            let fromBytes = text.withUTF8 { CallbackFingerprint(rawURLBytes: UnsafeRawBufferPointer($0)) }
+            #expect(fromBytes == CallbackFingerprint(rawURL: url))
+        }
+        #expect(Array("abc".utf8).withUnsafeBytes(CallbackFingerprint.init(rawURLBytes:)).hex
+            == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
+    }
+
     @Test("URLs that differ anywhere, even in percent-encoding's case or one trailing byte, differ")
     func distinct() {
         let urls = [

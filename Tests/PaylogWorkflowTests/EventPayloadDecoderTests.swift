@@ -1,5 +1,6 @@
 import Foundation
 import PaylogDomain
+import PaylogStore
 import SwiftProtobuf
 import Testing
 
@@ -27,7 +28,7 @@ struct EventPayloadDecoderTests {
         case 0:
             var m = Paylog_Events_V1_Requested()
             m.launchURL = "square-commerce-v1://payment/create?data=" + text(&rng, 120)
-            m.provider = ["square", "sumup", "izettle", "paypal"].randomElement(using: &rng)!
+            m.provider = ["square", "sumup", "izettle", "paypal", "Square"].randomElement(using: &rng)!
             maybe { m.amount = money(&$0) }
             maybe { m.reference = text(&$0, 20) }
             maybe { m.apiVersion = text(&$0, 4) }
@@ -40,8 +41,8 @@ struct EventPayloadDecoderTests {
             return ("AppSwitched", try m.serializedBytes())
         case 2:
             var o = Paylog_Events_V1_CallbackOutcome()
-            o.provider = ["square", "sumup", "izettle", ""].randomElement(using: &rng)!
-            o.status = ["success", "failure", "invalid", "weird"].randomElement(using: &rng)!
+            o.provider = ["square", "sumup", "izettle", "", "sumuP"].randomElement(using: &rng)!
+            o.status = ["success", "failure", "invalid", "weird", "Success"].randomElement(using: &rng)!
             o.invalidStatus = text(&rng, 8)
             maybe { o.transactionID = text(&$0, 12) }
             maybe { o.clientTransactionID = text(&$0, 12) }
@@ -198,16 +199,7 @@ struct EventPayloadDecoderTests {
         var evolved = 0
         for round in 0..<4_000 {
             let (type, first) = try Self.randomPayload(&rng)
-            var bytes = first
-            if round % 3 == 1 {
-                bytes = Array(bytes.prefix(Int.random(in: 0...bytes.count, using: &rng)))
-            } else if round % 3 == 2 {
-                // Damage, including bytes that make a skipped string invalid UTF-8.
-                for _ in 0..<Int.random(in: 1...3, using: &rng) where !bytes.isEmpty {
-                    bytes[Int.random(in: 0..<bytes.count, using: &rng)] = [0xC3, 0xFF, 0x80, UInt8.random(in: 0...255, using: &rng)]
-                        .randomElement(using: &rng)!
-                }
-            }
+            let bytes = Self.damaged(first, round: round, &rng)
             let whole = try? EventPayloadDecoder.decode(type: type, payload: Data(bytes))
             let stripped = try? EventPayloadDecoder.decode(type: type, payload: Data(bytes), evidence: false)
             #expect(stripped == whole.map(Self.withoutEvidence), "\(type): \(bytes)")
@@ -219,6 +211,53 @@ struct EventPayloadDecoderTests {
             evolved += 1
         }
         #expect(refused > 100 && evolved > 1_000)
+    }
+
+    /// `bytes` as they are (round 0 of 3), cut short (1) or with up to three bytes damaged (2), including bytes
+    /// that make a skipped string invalid UTF-8.
+    private static func damaged(_ bytes: [UInt8], round: Int, _ rng: inout SplitMix64) -> [UInt8] {
+        var bytes = bytes
+        if round % 3 == 1 {
+            bytes = Array(bytes.prefix(Int.random(in: 0...bytes.count, using: &rng)))
+        } else if round % 3 == 2 {
+            for _ in 0..<Int.random(in: 1...3, using: &rng) where !bytes.isEmpty {
+                bytes[Int.random(in: 0..<bytes.count, using: &rng)] = [0xC3, 0xFF, 0x80, UInt8.random(in: 0...255, using: &rng)]
+                    .randomElement(using: &rng)!
+            }
+        }
+        return bytes
+    }
+
+    @Test("a fold's callback reading hashes the URL where it lies: the callback without its URL and the URL's fingerprint")
+    func foldCallbacks() throws {
+        var rng = SplitMix64(seed: 29)
+        var checked = 0
+        var refused = 0
+        for round in 0..<12_000 {
+            let (type, first) = try Self.randomPayload(&rng)
+            guard type == "CallbackReceived" else { continue }
+            let bytes = Self.damaged(first, round: round, &rng)
+            let whole = try? EventPayloadDecoder.decode(type: type, payload: Data(bytes))
+            let fold = try? bytes.withUnsafeBytes { raw in
+                var reader = ProtoWireReader(raw)
+                return try EventPayloadDecoder.callbackReceived(&reader, evidence: false, fingerprintingURL: true)
+            }
+            guard case .callbackReceived(let full) = whole, let fold else {
+                #expect(whole == nil && fold == nil, "refused by one reading only: \(bytes)")
+                refused += 1
+                continue
+            }
+            guard case .callbackReceived(var expected) = Self.withoutEvidence(.callbackReceived(full)) else { continue }
+            (expected.callbackURL, expected.outcome.rawURL) = ("", "")
+            #expect(fold.callback == expected)
+            #expect(fold.fingerprint == CallbackFingerprint(rawURL: full.callbackURL))
+            var (a, b): (Payment?, Payment?) = (nil, nil)
+            Payment.evolve(&a, id: "pay-1", full, observedAt: Int64(round))
+            Payment.evolve(&b, id: "pay-1", fold.callback, fingerprint: fold.fingerprint!, observedAt: Int64(round))
+            #expect(a == b)
+            checked += 1
+        }
+        #expect(checked > 300 && refused > 300, "checked \(checked), refused \(refused)")
     }
 
     @Test("a refused payload says why, through EventCodec, naming the type and position")
