@@ -77,6 +77,14 @@ final class FoldPartition: @unchecked Sendable {
         // budget, so that the pages still wanted (`heads`, the B-trees' branch pages) stay mapped.
         var low = UInt.max
         var high: UInt = 0
+        // The budget is looked at after `checkEvery` new pages of the log were touched (a page of values read
+        // after one of another page: a possible fault, mapping up to 64 KiB around it; about ten events each),
+        // or `heads` lookups (a random read, which may map a large folio of up to 512 KiB) — so at most about
+        // 2 MiB (or 16 MiB of folios) is mapped between two looks. Reading `/proc/self/statm` every 64 events
+        // was 1 % of a replay's samples.
+        let checkEvery = 32
+        var touched = 0
+        var lastPage: UInt = 0
         while next <= last {
             try environment.read { txn in
                 try txn.withCursor(databases.events) { cursor in
@@ -92,25 +100,30 @@ final class FoldPartition: @unchecked Sendable {
                             let address = UInt(bitPattern: value.baseAddress)
                             low = min(low, address)
                             high = max(high, address + UInt(value.count))
+                            if address >> 12 != lastPage {
+                                lastPage = address >> 12
+                                touched += 1
+                            }
                             var openSlot: Int?
                             let event = try FoldEvent(value, position: position, dictionaries: payloads, scratch: scratch) {
                                 bytes in
                                 openSlot = slots.slot(of: bytes)
                                 return openSlot.map { slots.id(of: $0) }
                             }
-                            if try fold(event, openSlot, &streams, folder, &rows, ends, txn, databases) { folded += 1 }
+                            if try fold(event, openSlot, &streams, folder, &rows, ends, &touched, txn, databases) { folded += 1 }
                             return event.position
                         }
                         guard let position else { break }
                         next = position + 1
                         read += 1
                         readInRange += 1
-                        // Each `heads` lookup of a new stream is a random read that may map a large folio (up to
-                        // 512 KiB here): look at the budget every 64 events, not only per page.
-                        if let mappedBudget, read % 64 == 0, Environment.residentFileBytes(over: mappedBudget) {
-                            environment.releaseMappedPages(from: low, to: high)
-                            (low, high) = (.max, 0)
-                            if Environment.residentFileBytes(over: mappedBudget) { environment.releaseMappedPages() }
+                        if let mappedBudget, touched >= checkEvery {
+                            touched = 0
+                            if Environment.residentFileBytes(over: mappedBudget) {
+                                environment.releaseMappedPages(from: low, to: high)
+                                (low, high) = (.max, 0)
+                                if Environment.residentFileBytes(over: mappedBudget) { environment.releaseMappedPages() }
+                            }
                         }
                         found = try cursor.move(.next)
                     }
@@ -142,10 +155,11 @@ final class FoldPartition: @unchecked Sendable {
 
     /// Folds one event into its stream's state, opening the stream at its first event and finishing it at its
     /// last; returns false for an event of a stream this partition does not fold. `openSlot` is the stream's slot
-    /// when it is open (found as the record was read).
+    /// when it is open (found as the record was read). A `heads` lookup counts in `touched` as a new page.
     private func fold(
         _ event: FoldEvent, _ openSlot: Int?, _ streams: inout OpenStreams, _ folder: any StreamFolder,
-        _ rows: inout ViewRows, _ ends: StreamEnds?, _ txn: borrowing Transaction, _ databases: StoreDatabases
+        _ rows: inout ViewRows, _ ends: StreamEnds?, _ touched: inout Int, _ txn: borrowing Transaction,
+        _ databases: StoreDatabases
     ) throws -> Bool {
         let id = event.streamID
         let slot: Int
@@ -165,6 +179,7 @@ final class FoldPartition: @unchecked Sendable {
             case .lastVersion(let version): lastVersion = version
             case .pastSnapshot: lastVersion = nil
             case .askHeads:
+                touched += 1
                 lastVersion = try txn.withValue(for: StoreKeys.streamHead(id), in: databases.heads) { head -> UInt64? in
                     // `heads` values: the stream's version, then the position of its last event (8 bytes each).
                     guard let head, head.count >= 16, StoreKeys.readUInt64(head, at: 8) <= snapshot else { return nil }

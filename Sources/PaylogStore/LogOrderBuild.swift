@@ -24,9 +24,9 @@ import Synchronization
 ///
 /// Memory: per thread, the open streams (at most `maximumOpen`) and its sorter's share of `sortMemory`. The
 /// pages of the log it reads count towards the resident set too; with a `mappedBudget`, whenever the process's
-/// resident file-backed memory passes it (checked every 64 events), each thread releases the part of the map
-/// holding the log values it read since its last release — pages not needed again — and the whole map if that
-/// was not enough.
+/// resident file-backed memory passes it (checked after every 32 new pages of the log read, or 32 random
+/// lookups), each thread releases the part of the map holding the log values it read since its last release —
+/// pages not needed again — and the whole map if that was not enough.
 ///
 /// `@unchecked Sendable`: during the fold each thread uses only its own sorter and the ranges it took through
 /// the shared counter; everything else is used by one caller at a time.
