@@ -18,10 +18,11 @@ final class RowMerge: @unchecked Sendable {
     private let sources: [SortedRowSource]
     /// A binary min-heap of source numbers by current row; every source in it has a current row.
     @exclusivity(unchecked) private var heap: [Int]
-    /// The row read last, emitted once a row with another key shows it was its key's last: its database,
-    /// position, key length, and key and value bytes.
+    /// The row read last, emitted once a row with another key shows it was its key's last: its database, key
+    /// prefix, position, key length, and key and value bytes.
     @exclusivity(unchecked) private var hasPending = false
     @exclusivity(unchecked) private var pendingDatabase: UInt16 = 0
+    @exclusivity(unchecked) private var pendingPrefix: (UInt64, UInt64) = (0, 0)
     @exclusivity(unchecked) private var pendingPosition: UInt64 = 0
     @exclusivity(unchecked) private var pendingKeyCount = 0
     @exclusivity(unchecked) private var pending: [UInt8] = []
@@ -52,7 +53,7 @@ final class RowMerge: @unchecked Sendable {
             }
             let source = sources[top]
             if hasPending {
-                let sameKey = pendingDatabase == source.database
+                let sameKey = pendingDatabase == source.database && pendingPrefix == source.prefix
                     && pending.withUnsafeBytes { RowMerge.compare(UnsafeRawBufferPointer(rebasing: $0[..<pendingKeyCount]), source.key) } == 0
                 if !sameKey {
                     emitPending(into: &batch)
@@ -64,6 +65,7 @@ final class RowMerge: @unchecked Sendable {
                 }
             }
             pendingDatabase = source.database
+            pendingPrefix = source.prefix
             pendingPosition = source.position
             pendingKeyCount = source.key.count
             pending.removeAll(keepingCapacity: true)
@@ -105,6 +107,9 @@ final class RowMerge: @unchecked Sendable {
         let x = sources[a]
         let y = sources[b]
         if x.database != y.database { return x.database < y.database }
+        // Keys whose first sixteen bytes differ are in those bytes' order: `memcmp` only on equal prefixes (it
+        // was 1.3 % of a replay's samples, under this heap's sifts).
+        if x.prefix != y.prefix { return x.prefix.0 != y.prefix.0 ? x.prefix.0 < y.prefix.0 : x.prefix.1 < y.prefix.1 }
         let order = RowMerge.compare(x.key, y.key)
         if order != 0 { return order < 0 }
         return x.position < y.position

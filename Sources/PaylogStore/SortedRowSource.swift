@@ -29,6 +29,9 @@ final class SortedRowSource {
     private(set) var database: UInt16 = 0
     /// The current row's position (see ``ViewRow/position``).
     private(set) var position: UInt64 = 0
+    /// The current row's key's first sixteen bytes (``SortedRowEntry/prefix``), so that the merge's heap
+    /// compares the bytes only when they are equal.
+    private(set) var prefix: (UInt64, UInt64) = (0, 0)
     /// The current row's key and value, until the next ``advance()``.
     private(set) var key = UnsafeRawBufferPointer(start: nil, count: 0)
     private(set) var value = UnsafeRawBufferPointer(start: nil, count: 0)
@@ -89,6 +92,7 @@ final class SortedRowSource {
         let bytes = UnsafeRawBufferPointer(buffer)
         key = UnsafeRawBufferPointer(rebasing: bytes[headerSize..<(headerSize + keyCount)])
         value = UnsafeRawBufferPointer(rebasing: bytes[(headerSize + keyCount)..<(headerSize + count)])
+        prefix = (SortedRowEntry.word(of: key, at: 0), SortedRowEntry.word(of: key, at: 8))
         hasRow = true
     }
 
@@ -97,6 +101,7 @@ final class SortedRowSource {
         let keyEnd = entry.offset + Int(entry.keyCount)
         database = entry.database
         position = entry.position
+        prefix = entry.prefix
         key = UnsafeRawBufferPointer(rebasing: arena.bytes[entry.offset..<keyEnd])
         value = UnsafeRawBufferPointer(rebasing: arena.bytes[keyEnd..<(keyEnd + Int(entry.valueCount))])
         hasRow = true
