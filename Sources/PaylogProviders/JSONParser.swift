@@ -98,13 +98,15 @@ struct JSONParser {
     private mutating func object() throws(Failure) -> JSONValue {
         try nest()
         index += 1  // {
-        var members: [String: JSONValue] = [:]
         skipWhitespace()
         if current == UInt8(ascii: "}") {
             index += 1
             depth -= 1
-            return .object(members)
+            return .object([:])
         }
+        // Room for a provider payload's usual handful of members: grown from empty, the dictionary was rehashed
+        // at 2, 4 and 8 members (a tenth of an ingest's parsing, `perf`, Docs/performance.md).
+        var members = [String: JSONValue](minimumCapacity: 8)
         while true {
             guard current == UInt8(ascii: "\"") else { throw failure("an object's key must be a string") }
             let key = try string()

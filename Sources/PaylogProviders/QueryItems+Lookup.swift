@@ -10,7 +10,7 @@ extension Array where Element == URLQueryItem {
 
     /// Every item as `name → value` (first occurrence wins, repeats are noted), names optionally prefixed.
     func fields(prefix: String = "", notes: inout [ParseNote]) -> [String: String] {
-        var fields: [String: String] = [:]
+        var fields = [String: String](minimumCapacity: count)
         for item in self {
             let key = prefix + item.name
             if fields[key] == nil {

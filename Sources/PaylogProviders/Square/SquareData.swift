@@ -48,7 +48,7 @@ struct SquareData {
 
     /// All JSON keys flattened with dotted paths, plus the URL's own query items as `query.<name>`.
     func fields(notes: inout [ParseNote]) -> [String: String] {
-        var fields: [String: String] = [:]
+        var fields = [String: String](minimumCapacity: 2 * object.count + outerItems.count)
         JSONValue.object(object).flatten(at: "", into: &fields)
         for (key, value) in outerItems.fields(prefix: "query.", notes: &notes) where fields[key] == nil {
             fields[key] = value
