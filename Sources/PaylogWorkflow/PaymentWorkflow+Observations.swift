@@ -255,7 +255,7 @@ extension PaymentWorkflow {
             // The session did not commit: none of the batch is recorded.
             results = Array(repeating: .failure(.store(error)), count: batch.count)
         }
-        return zip(batch, results).map { ($0.number, $1) }
+        return batch.indices.map { (batch[$0].number, results[$0]) }
     }
 
     /// Records one line of JSON Lines observations (line `number`, 1-based) and counts it in `report`: how

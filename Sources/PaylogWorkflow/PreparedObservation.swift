@@ -10,7 +10,12 @@ import PaylogDomain
 /// was first tried when this side still trimmed every line through Foundation, and measured no faster: this side
 /// then became the slower one. With that gone, the writer thread was the busier side again (88 % on the CPU at
 /// 100 k events, 16 % of it reading Square's `data` JSON of callbacks).
-struct PreparedObservation: Sendable {
+///
+/// A class: the writer thread reads each line where the batch holds it, and a struct this size was copied whole
+/// (a retain and a release of each of its fields) wherever Swift could not prove a borrow safe — 4.7 % of the
+/// writer thread's samples at 100 k events (`perf`, Docs/performance.md). Every property is a constant, so it is
+/// `Sendable` as the struct was.
+final class PreparedObservation: Sendable {
     /// The line's number in the input, 1-based.
     let number: Int
     let observation: Observation
