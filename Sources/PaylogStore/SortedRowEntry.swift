@@ -26,7 +26,13 @@ struct SortedRowEntry {
 
     /// True when the prefixes alone order `self` before `other`; false when they order it after or are equal.
     func precedes(byPrefix other: SortedRowEntry) -> Bool {
-        prefix.0 != other.prefix.0 ? prefix.0 < other.prefix.0 : prefix.1 < other.prefix.1
+        Self.precedes(prefix, other.prefix)
+    }
+
+    /// True when key prefix `a` (see ``prefix``) orders its key before `b`'s; false when after or equal.
+    @inline(__always)
+    static func precedes(_ a: (UInt64, UInt64), _ b: (UInt64, UInt64)) -> Bool {
+        a.0 != b.0 ? a.0 < b.0 : a.1 < b.1
     }
 
     /// Bytes `start..<start + 8` of `key` as a big-endian number, zero-padded past the key's end.

@@ -72,8 +72,9 @@ struct IndexRowSorterTests {
         let dir = TemporaryDirectory()
         defer { dir.remove() }
         var generator = SeededGenerator(seed: 23)
-        // The sort and the merge compare keys by their first 16 bytes as two numbers before their bytes: stems that fill one
-        // word, both, neither, or hold zero bytes (a zero byte and a key's end look alike in the padded words).
+        // The sort and the merge compare keys by their first 16 bytes as two numbers before their bytes: stems that
+        // fill one word, both, neither, or hold zero bytes (a zero byte and a key's end look alike in the padded
+        // words).
         let stems: [[UInt8]] = [[], Array("paa-0028".utf8), Array("paa-0028-249.abc".utf8), [0, 0, 0, 0, 0, 0, 0, 0], [97, 0]]
         let positions = (1...UInt64(12_000)).shuffled(using: &generator)
         let rows = (0..<4_000).map { index in
