@@ -134,12 +134,12 @@ public struct ProtoWireReader {
     /// reader that does not need the text but must accept and refuse exactly what a full reading does.
     @inline(__always)
     public mutating func skipString(_ name: String) throws(Failure) {
-        let slice = try lengthDelimited()
-        guard slice.isValidUTF8 else { throw Failure(reason: "\(name) is not valid UTF-8") }
+        _ = try utf8Bytes(name)
     }
 
     /// Reads a length-delimited field checked, as ``string(_:)`` does, to be UTF-8 text, and returns its bytes
     /// in place instead of building a string: for a reader that hashes or compares the text.
+    @inline(__always)
     public mutating func utf8Bytes(_ name: String) throws(Failure) -> UnsafeRawBufferPointer {
         let slice = try lengthDelimited()
         guard slice.isValidUTF8 else { throw Failure(reason: "\(name) is not valid UTF-8") }
