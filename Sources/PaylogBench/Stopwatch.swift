@@ -14,6 +14,13 @@ enum Stopwatch {
         return UInt64(time.tv_sec) &* 1_000_000_000 &+ UInt64(time.tv_nsec)
     }
 
+    /// CPU seconds this process has used so far, on every thread (user and system).
+    static func processCPUSeconds() -> Double {
+        var time = timespec()
+        clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &time)
+        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+    }
+
     /// Seconds between two readings of ``now()``.
     static func seconds(from start: UInt64, to end: UInt64) -> Double {
         Double(end &- start) / 1e9
