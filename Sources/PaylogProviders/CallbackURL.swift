@@ -24,10 +24,8 @@ enum CallbackURL {
     /// `candidate` recurs in `callback` with the same value.
     static func matches(_ callback: ParsedURL, candidate: String) -> Bool {
         guard let target = try? ParsedURL(candidate) else { return false }
-        let lhs = callback.components
-        let rhs = target.components
-        guard callback.scheme == target.scheme, (lhs.host ?? "").lowercased() == (rhs.host ?? "").lowercased(),
-            lhs.path == rhs.path
+        guard callback.scheme == target.scheme,
+            (callback.host ?? "").lowercased() == (target.host ?? "").lowercased(), callback.path == target.path
         else { return false }
         return target.items.allSatisfy { item in
             callback.items.contains { $0.name == item.name && ($0.value ?? "") == (item.value ?? "") }

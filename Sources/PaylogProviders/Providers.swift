@@ -20,7 +20,7 @@ public enum Providers {
     public static func provider(ofLaunchURL url: String) throws(ProviderError) -> Provider {
         let parsed = try ParsedURL(url)
         guard let adapter = all.first(where: { $0.launchScheme == parsed.scheme }) else {
-            throw .unknownLaunchScheme(parsed.components.scheme ?? "")
+            throw .unknownLaunchScheme(parsed.rawScheme)
         }
         return adapter.provider
     }

@@ -29,11 +29,11 @@ public struct IZettleAdapter: ProviderAdapter {
     public func parseLaunch(_ url: String, appVersion: String?) throws(ProviderError) -> LaunchRequest {
         let parsed = try ParsedURL(url)
         guard parsed.scheme == launchScheme else {
-            throw .schemeMismatch(expected: provider, scheme: parsed.components.scheme ?? "")
+            throw .schemeMismatch(expected: provider, scheme: parsed.rawScheme)
         }
         var notes = parsed.notes + AppVersion.notes(forDeclared: appVersion)
-        let host = parsed.components.host ?? ""
-        let path = parsed.components.path
+        let host = parsed.host ?? ""
+        let path = parsed.path
         let apiVersion: String?
         if host == "api" {
             apiVersion = "3.0"

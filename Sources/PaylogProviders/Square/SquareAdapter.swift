@@ -26,11 +26,11 @@ public struct SquareAdapter: ProviderAdapter {
     public func parseLaunch(_ url: String, appVersion: String?) throws(ProviderError) -> LaunchRequest {
         let parsed = try ParsedURL(url)
         guard parsed.scheme == launchScheme else {
-            throw .schemeMismatch(expected: provider, scheme: parsed.components.scheme ?? "")
+            throw .schemeMismatch(expected: provider, scheme: parsed.rawScheme)
         }
         let data = try SquareData(parsed)
         var notes = parsed.notes + data.notes + AppVersion.notes(forDeclared: appVersion)
-        let endpoint = (parsed.components.host ?? "") + parsed.components.path
+        let endpoint = (parsed.host ?? "") + parsed.path
         if endpoint != "payment/create" { notes.append(.unexpectedEndpoint(endpoint)) }
         let fields = data.fields(notes: &notes)
 

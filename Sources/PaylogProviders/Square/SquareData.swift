@@ -24,7 +24,7 @@ struct SquareData {
             self.notes = []
             return
         }
-        let query = url.components.percentEncodedQuery ?? ""
+        let query = url.percentEncodedQuery ?? ""
         var sawData = !dataItems.isEmpty
         for range in query.ranges(of: "data=") {
             if range.lowerBound != query.startIndex {

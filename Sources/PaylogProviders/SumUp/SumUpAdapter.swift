@@ -26,12 +26,12 @@ public struct SumUpAdapter: ProviderAdapter {
     public func parseLaunch(_ url: String, appVersion: String?) throws(ProviderError) -> LaunchRequest {
         let parsed = try ParsedURL(url)
         guard parsed.scheme == launchScheme else {
-            throw .schemeMismatch(expected: provider, scheme: parsed.components.scheme ?? "")
+            throw .schemeMismatch(expected: provider, scheme: parsed.rawScheme)
         }
         var notes = parsed.notes + AppVersion.notes(forDeclared: appVersion)
-        let host = parsed.components.host ?? ""
-        let version = parsed.components.path.hasPrefix("/") ? String(parsed.components.path.dropFirst()) : ""
-        if host != "pay" || version != "1.0" { notes.append(.unexpectedEndpoint(host + parsed.components.path)) }
+        let host = parsed.host ?? ""
+        let version = parsed.path.hasPrefix("/") ? String(parsed.path.dropFirst()) : ""
+        if host != "pay" || version != "1.0" { notes.append(.unexpectedEndpoint(host + parsed.path)) }
         let fields = parsed.items.fields(notes: &notes)
 
         let rawCurrency = fields["currency"]
