@@ -83,14 +83,23 @@ public enum Providers {
 
     /// A callback read ahead of routing, from one parse of the URL: as the provider the URL names
     /// (``detectAndParseCallback(_:)``), and, when it names none, as iZettle's (``parseCallback(_:provider:hint:)``
-    /// with `.izettle` and no hint) — a URL without Square's `data` or SumUp's `smp-` parameters is in practice an
-    /// iZettle callback, but only its payment's provider can say so.
+    /// with `.izettle` and no hint) and its `paylog_payment` marker (``queryValue(_:in:)``) — a URL without
+    /// Square's `data` or SumUp's `smp-` parameters is in practice an iZettle callback, but only its payment's
+    /// provider can say so, and the marker names that payment.
     ///
     /// - Throws: ``ProviderError/notAURL(_:)``, as ``detectAndParseCallback(_:)``.
-    public static func readCallbackAhead(_ url: String) throws(ProviderError) -> (named: CallbackOutcome?, asIZettle: CallbackOutcome?) {
+    public static func readCallbackAhead(
+        _ url: String
+    ) throws(ProviderError) -> (named: CallbackOutcome?, asIZettle: CallbackOutcome?, marker: String?) {
         let parsed = try ParsedURL(url)
-        if let named = detect(url, parsed: parsed) { return (named, nil) }
-        return (nil, IZettleAdapter().callback(url, parsed: parsed, hint: nil))
+        if let named = detect(url, parsed: parsed) { return (named, nil, nil) }
+        return (nil, IZettleAdapter().callback(url, parsed: parsed, hint: nil), parsed.items.first(named: CallbackMarkers.paymentID))
+    }
+
+    /// The percent-decoded value of the first query item called `name` in `url` (an item without `=` has the
+    /// empty value), read as every adapter reads URLs; nil when there is no such item or `url` is not a URL.
+    public static func queryValue(_ name: String, in url: String) -> String? {
+        (try? ParsedURL(url))?.items.first(named: name)
     }
 
     /// Reads a callback URL.

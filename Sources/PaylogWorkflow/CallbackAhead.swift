@@ -17,15 +17,15 @@ struct CallbackAhead: Sendable {
     /// is iZettle. (Such a reading cannot fail: the URL was parsed for the detection.)
     let asIZettle: CallbackOutcome?
 
-    /// Reads `url` ahead: the URL parsed once for the detection and the iZettle reading
-    /// (``Providers/readCallbackAhead(_:)``), which give what ``PaymentWorkflow/detectCallback(_:)`` and
-    /// ``PaymentWorkflow/parseCallback(_:provider:)`` give.
+    /// Reads `url` ahead: the URL parsed once for the detection, the iZettle reading and the marker
+    /// (``Providers/readCallbackAhead(_:)``), which give what ``PaymentWorkflow/detectCallback(_:)``,
+    /// ``PaymentWorkflow/parseCallback(_:provider:)`` and ``PaymentWorkflow/queryItem(_:in:)`` give.
     init(url: String) {
-        let read: Result<(named: CallbackOutcome?, asIZettle: CallbackOutcome?), WorkflowError>
+        let read: Result<(named: CallbackOutcome?, asIZettle: CallbackOutcome?, marker: String?), WorkflowError>
         do { read = .success(try Providers.readCallbackAhead(url)) } catch { read = .failure(.unreadable(error.description)) }
         detected = read.map(\.named)
         if case .success(let reading) = read, reading.named == nil, let iZettle = reading.asIZettle,
-            let marked = PaymentWorkflow.queryItem("paylog_payment", in: url)
+            let marked = reading.marker
         {
             marker = marked
             asIZettle = iZettle

@@ -159,9 +159,11 @@ extension PaymentWorkflow {
         throw .unroutable("the \(line.provider.rawValue) report line with \(keys)")
     }
 
-    /// The first value of query item `name` in `url`, from a real URL parser.
+    /// The first value of query item `name` in `url`, read as the providers' adapters read it
+    /// (``PaylogProviders/Providers/queryValue(_:in:)``), so that a callback routed on the writer and one read ahead
+    /// (``CallbackAhead``) find the same marker.
     static func queryItem(_ name: String, in url: String) -> String? {
-        URLComponents(string: url)?.queryItems?.first { $0.name == name }?.value
+        Providers.queryValue(name, in: url)
     }
 
     /// Records every line of JSON Lines observations, in order; a bad line is reported and skipped.

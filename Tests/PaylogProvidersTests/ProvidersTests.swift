@@ -84,9 +84,22 @@ struct ProvidersTests {
         if case .success(nil) = detected {
             let iZettle = Result { () throws(ProviderError) in try Providers.parseCallback(url, provider: .izettle) }
             #expect(ahead.map(\.asIZettle) == iZettle.map { Optional($0) })
+            #expect(ahead.map(\.marker) == .success(Providers.queryValue("paylog_payment", in: url)))
         } else if case .success(let reading) = ahead {
             #expect(reading.asIZettle == nil)
+            #expect(reading.marker == nil)
         }
+    }
+
+    @Test("a query value is the first item's, percent-decoded, read leniently when the URL needs it")
+    func queryValues() {
+        #expect(Providers.queryValue("paylog_payment", in: "myshop://cb?paylog_payment=pay%2D1&paylog_payment=x") == "pay-1")
+        #expect(Providers.queryValue("paylog_payment", in: "myshop://cb?a=1&paylog_payment") == "")
+        #expect(Providers.queryValue("paylog_payment", in: "myshop://cb?a=1") == nil)
+        #expect(Providers.queryValue("note", in: "myshop://cb?note=a b&x=1#frag") == "a b")
+        #expect(Providers.queryValue("a", in: "not a url") == nil)
+        let ahead = try? Providers.readCallbackAhead("myshop://cb?paylog_payment=pay-0312&reference=r")
+        #expect(ahead?.marker == "pay-0312")
     }
 
     @Test("every adapter is listed once, under its own provider")
