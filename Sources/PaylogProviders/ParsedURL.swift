@@ -71,7 +71,9 @@ struct ParsedURL {
     /// Reads a bare percent-encoded query (no `?`) into decoded items; `nil` when it is not a valid query.
     static func items(ofQuery query: String, notes: inout [ParseNote]) -> [URLQueryItem]? {
         guard !query.isEmpty else { return [] }
-        if let plain = PlainURL.read("q://?" + query) { return decodedItems(plain.percentEncodedQueryItems, notes: &notes) }
+        if let plain = PlainURL.read("q://?" + query) {
+            return decodedItems(plain.percentEncodedQueryItems, notes: &notes)
+        }
         guard let components = URLComponents(string: "q:?" + query, encodingInvalidCharacters: false) else {
             return nil
         }

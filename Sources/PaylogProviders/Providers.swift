@@ -93,7 +93,8 @@ public enum Providers {
     ) throws(ProviderError) -> (named: CallbackOutcome?, asIZettle: CallbackOutcome?, marker: String?) {
         let parsed = try ParsedURL(url)
         if let named = detect(url, parsed: parsed) { return (named, nil, nil) }
-        return (nil, IZettleAdapter().callback(url, parsed: parsed, hint: nil), parsed.items.first(named: CallbackMarkers.paymentID))
+        let marker = parsed.items.first(named: CallbackMarkers.paymentID)
+        return (nil, IZettleAdapter().callback(url, parsed: parsed, hint: nil), marker)
     }
 
     /// The percent-decoded value of the first query item called `name` in `url` (an item without `=` has the

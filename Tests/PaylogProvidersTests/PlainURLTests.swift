@@ -35,7 +35,9 @@ struct PlainURLTests {
         let schemes = ["x", "X-Y.z+1", "square-commerce-v1", "sumupmerchant", "1x", "x_y", "", "é"]
         let joiners = ["://", ":", ":/", ":///", "//"]
         let hostPieces = ["h", "H", "payment", "-._~", "x", "u@", ":80", "[::1]", "%41", "h!", "é", " "]
-        let pathPieces = ["/", "/p", "//", "/create", "/-._~!$&'()*+,;=:@", "/1.0", "/%41", "/a b", "/é", "/[x]", "/%zz"]
+        let pathPieces = [
+            "/", "/p", "//", "/create", "/-._~!$&'()*+,;=:@", "/1.0", "/%41", "/a b", "/é", "/[x]", "/%zz",
+        ]
         let queryPieces = [
             "a", "=", "&", "b=c", "data=%7B%22a%22%3A1%7D", "%20", "%C3%A9", "?", "/", ":@", "!$'()*+,;",
             "smp-status=success", "paylog_payment=p1",
@@ -75,7 +77,8 @@ struct PlainURLTests {
         }
         let items = try #require(PlainURL.read("x://h/p?a&&b=c=d")).percentEncodedQueryItems
         #expect(items == [
-            URLQueryItem(name: "a", value: nil), URLQueryItem(name: "", value: nil), URLQueryItem(name: "b", value: "c=d"),
+            URLQueryItem(name: "a", value: nil), URLQueryItem(name: "", value: nil),
+            URLQueryItem(name: "b", value: "c=d"),
         ])
     }
 

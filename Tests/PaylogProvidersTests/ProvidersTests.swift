@@ -93,7 +93,8 @@ struct ProvidersTests {
 
     @Test("a query value is the first item's, percent-decoded, read leniently when the URL needs it")
     func queryValues() {
-        #expect(Providers.queryValue("paylog_payment", in: "myshop://cb?paylog_payment=pay%2D1&paylog_payment=x") == "pay-1")
+        let twice = "myshop://cb?paylog_payment=pay%2D1&paylog_payment=x"
+        #expect(Providers.queryValue("paylog_payment", in: twice) == "pay-1")
         #expect(Providers.queryValue("paylog_payment", in: "myshop://cb?a=1&paylog_payment") == "")
         #expect(Providers.queryValue("paylog_payment", in: "myshop://cb?a=1") == nil)
         #expect(Providers.queryValue("note", in: "myshop://cb?note=a b&x=1#frag") == "a b")
