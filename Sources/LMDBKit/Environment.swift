@@ -180,6 +180,26 @@ public final class Environment: @unchecked Sendable {
         }
     }
 
+    /// Writes a consistent copy of the environment's data file to `directory/data.mdb` (`mdb_env_copy2`): the
+    /// snapshot of one read transaction, so it is safe beside writers in this and other processes, and the copy
+    /// holds exactly what was committed when it began. `directory` must exist and hold no `data.mdb` (LMDB
+    /// creates the file exclusively and refuses to overwrite one).
+    ///
+    /// With `compact`, only pages in use are written, each database's in key order, renumbered: the free pages
+    /// are dropped and a database's leaves lie in the order a cursor reads them. Without it, the file is copied
+    /// page for page. The copy is flushed to disk (`fsync` of the file and of `directory`) before this returns.
+    public func copy(to directory: String, compact: Bool) throws(LMDBError) {
+        let code = lock.withShared { isClosed ? -1 : mdb_env_copy2(env, directory, compact ? UInt32(MDB_CP_COMPACT) : 0) }
+        if code == -1 { throw LMDBError.closed }
+        try LMDBError.check(code, "copy to \(directory)")
+        for path in [directory + "/data.mdb", directory] {
+            let descriptor = open(path, O_RDONLY)
+            guard descriptor >= 0 else { throw LMDBError.lmdb(code: errno, operation: "open of \(path) to flush the copy") }
+            defer { closeDescriptor(descriptor) }
+            guard fsync(descriptor) == 0 else { throw LMDBError.lmdb(code: errno, operation: "fsync of \(path)") }
+        }
+    }
+
     /// Flushes buffers to disk. Needed only for environments opened with ``EnvironmentOptions/noSync``.
     public func sync() throws(LMDBError) {
         let code = lock.withShared { isClosed ? -1 : mdb_env_sync(env, 1) }
@@ -354,3 +374,6 @@ public final class Environment: @unchecked Sendable {
         return String(cString: resolved)
     }
 }
+
+/// `close(2)`, out of the reach of ``Environment/close()``'s name.
+private func closeDescriptor(_ descriptor: Int32) { _ = close(descriptor) }

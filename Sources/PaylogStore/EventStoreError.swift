@@ -34,6 +34,8 @@ public enum EventStoreError: Error, Sendable, Equatable, CustomStringConvertible
     case projectionRefused(projection: String, eventID: UUID, reason: String)
     /// A payload compression dictionary (given when opening, or stored in the log) could not be loaded.
     case badPayloadDictionary(number: UInt32, reason: String)
+    /// A backup copy could not be written to `destination`; the store itself is untouched.
+    case backupFailed(destination: String, reason: String)
 
     /// `error` as an event-store error: itself, a storage error for LMDB's, or a storage error describing it.
     static func wrapping(_ error: any Error) -> EventStoreError {
@@ -90,6 +92,10 @@ public enum EventStoreError: Error, Sendable, Equatable, CustomStringConvertible
             return "\(which) cannot be loaded: \(reason). Nothing was written. A stored dictionary is part of the "
                 + "evidence (the payloads compressed with it need it): keep a copy of the store directory and run "
                 + "`paylog verify`."
+        case .backupFailed(let destination, let reason):
+            let reason = reason.hasSuffix(".") ? String(reason.dropLast()) : reason
+            return "Cannot back up the store to \(destination): \(reason). The store itself is untouched; pick a new "
+                + "or empty directory on a file system with room for the copy, and run the backup again."
         }
     }
 }
