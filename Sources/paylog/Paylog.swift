@@ -10,7 +10,7 @@ struct Paylog: AsyncParsableCommand {
         subcommands: [
             DemoCommand.self, IngestCommand.self, RequestCommand.self, SwitchCommand.self, CallbackCommand.self,
             ReconcileCommand.self, FailCommand.self, ExpireCommand.self, StatusCommand.self,
-            LogCommand.self, StreamCommand.self, VerifyCommand.self, ExportCommand.self, ImportLogCommand.self, ReplayCommand.self, AuditCommand.self, AnalyticsCommand.self, RebuildViewsCommand.self,
+            LogCommand.self, StreamCommand.self, VerifyCommand.self, ExportCommand.self, BackupCommand.self, ImportLogCommand.self, ReplayCommand.self, AuditCommand.self, AnalyticsCommand.self, RebuildViewsCommand.self,
             ServeCommand.self, KeysCommand.self, BenchCommand.self,
         ]
     )

@@ -11,9 +11,10 @@ struct PaylogProcess {
 
     static func binary() throws -> String { try BuiltProduct.path("paylog") }
 
-    static func run(_ arguments: [String], stdin: String? = nil) throws -> Result {
+    /// Runs `paylog` (or `executable`, say a shell that runs it under limits) with `arguments`.
+    static func run(_ arguments: [String], stdin: String? = nil, executable: String? = nil) throws -> Result {
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: try binary())
+        process.executableURL = URL(fileURLWithPath: try executable ?? binary())
         process.arguments = arguments
         let out = Pipe()
         let err = Pipe()
