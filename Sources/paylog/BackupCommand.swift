@@ -23,6 +23,12 @@ struct BackupCommand: ParsableCommand {
     @Flag(help: "Print a JSON object.") var json = false
 
     func run() throws {
+        // Opening a directory without a store would create an empty one, and back that up.
+        let source = storeOptions.resolvedPath
+        guard FileManager.default.fileExists(atPath: source + "/data.mdb") else {
+            throw CLIError("There is no store at \(source) (no data.mdb): nothing to back up. Pass --store with the "
+                + "directory the server or `paylog ingest` writes to.")
+        }
         let store = try storeOptions.open()
         defer { store.close() }
         let report = try store.backup(to: destination, compact: !keepLayout)

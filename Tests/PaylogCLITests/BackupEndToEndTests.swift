@@ -31,6 +31,13 @@ struct BackupEndToEndTests {
         let again = try PaylogProcess.run(["backup", dir.path + "/copy"] + store)
         #expect(again.status == 1)
         #expect(again.stderr.contains("not empty"))
+
+        // A mistyped store directory is not created (and backed up empty).
+        let typo = try PaylogProcess.run(["backup", dir.path + "/other", "--store", dir.path + "/stroe"])
+        #expect(typo.status == 1)
+        #expect(typo.stderr.contains("no store at"))
+        #expect(!FileManager.default.fileExists(atPath: dir.path + "/stroe"))
+        #expect(!FileManager.default.fileExists(atPath: dir.path + "/other"))
     }
 
     @Test("a backup that runs out of room removes its unfinished file and says so; the store is untouched")
