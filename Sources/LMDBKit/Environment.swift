@@ -188,13 +188,17 @@ public final class Environment: @unchecked Sendable {
     /// With `compact`, only pages in use are written, each database's in key order, renumbered: the free pages
     /// are dropped and a database's leaves lie in the order a cursor reads them. Without it, the file is copied
     /// page for page. The copy is flushed to disk (`fsync` of the file and of `directory`) before this returns.
+    /// It holds the environment's shared lock throughout: a map resize in this process waits for it.
     public func copy(to directory: String, compact: Bool) throws(LMDBError) {
-        let code = lock.withShared { isClosed ? -1 : mdb_env_copy2(env, directory, compact ? UInt32(MDB_CP_COMPACT) : 0) }
+        let flags = compact ? UInt32(MDB_CP_COMPACT) : 0
+        let code = lock.withShared { isClosed ? -1 : mdb_env_copy2(env, directory, flags) }
         if code == -1 { throw LMDBError.closed }
         try LMDBError.check(code, "copy to \(directory)")
         for path in [directory + "/data.mdb", directory] {
             let descriptor = open(path, O_RDONLY)
-            guard descriptor >= 0 else { throw LMDBError.lmdb(code: errno, operation: "open of \(path) to flush the copy") }
+            guard descriptor >= 0 else {
+                throw LMDBError.lmdb(code: errno, operation: "open of \(path) to flush the copy")
+            }
             defer { closeDescriptor(descriptor) }
             guard fsync(descriptor) == 0 else { throw LMDBError.lmdb(code: errno, operation: "fsync of \(path)") }
         }

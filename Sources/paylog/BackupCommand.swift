@@ -51,8 +51,8 @@ struct BackupCommand: ParsableCommand {
             let sizes = "data.mdb \(Self.megabytes(report.sourceFileBytes)) → \(Self.megabytes(report.copyFileBytes))"
             let how = report.compacted ? "compacted" : "page for page"
             if verified {
-                print("backed up \(store.path) to \(destination) (\(how)): \(chain.eventsChecked) events up to position "
-                    + "\(position), chain verified, last hash matches the store; \(sizes)")
+                print("backed up \(store.path) to \(destination) (\(how)): \(chain.eventsChecked) events up to "
+                    + "position \(position), chain verified, last hash matches the store; \(sizes)")
             } else if !chain.isIntact {
                 print("THE COPY DOES NOT VERIFY at position \(chain.firstBrokenPosition!): \(chain.problem ?? "")")
             } else {

@@ -10,7 +10,8 @@ struct BackupEndToEndTests {
         defer { dir.remove() }
         let store = ["--store", dir.path + "/store"]
         #expect(try PaylogProcess.run(["demo", "--payments", "40"] + store).status == 0)
-        let events = try PaylogProcess.jsonObject(try PaylogProcess.run(["verify", "--json"] + store).stdout)["events_checked"] as? Int
+        let verified = try PaylogProcess.jsonObject(try PaylogProcess.run(["verify", "--json"] + store).stdout)
+        let events = verified["events_checked"] as? Int
         #expect((events ?? 0) > 100)
 
         let backup = try PaylogProcess.run(["backup", dir.path + "/copy", "--json"] + store)
