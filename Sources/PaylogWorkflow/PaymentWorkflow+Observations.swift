@@ -21,8 +21,13 @@ extension PaymentWorkflow {
     /// returns only how many events it appended: a batch ingest reports counts, so the payment is not read back
     /// from the view (that read decoded the payment a third time per line, after the decision and the view's
     /// own update).
-    func recordCounting(_ prepared: PreparedObservation, in session: WriteSession) throws(WorkflowError) -> Int {
-        let reading = SessionReading(session: session)
+    ///
+    /// `payments`: the payments the session's earlier lines read or appended to, decoded; this line's append
+    /// leaves its payment there as the view now holds it (or forgets it, when the view evolved it itself).
+    func recordCounting(
+        _ prepared: PreparedObservation, in session: WriteSession, payments: SessionPayments = SessionPayments()
+    ) throws(WorkflowError) -> Int {
+        let reading = SessionReading(session: session, payments: payments)
         let (command, payment, at, evidence) = try resolve(
             prepared.observation, reading: reading, launch: prepared.launch, callbackAhead: prepared.callbackAhead)
         // The identity worked out while parsing holds only for the payment it was taken for.
@@ -33,7 +38,20 @@ extension PaymentWorkflow {
         case .done(let outcome):
             return outcome.eventsAppended
         case .append(let newEvents, let expected, let events, let current):
-            let (result, _) = try append(newEvents, decided: events, to: payment, expecting: expected, current: current, in: session)
+            let result: AppendResult
+            let decided: DecidedAppend
+            do {
+                (result, decided) = try append(
+                    newEvents, decided: events, to: payment, expecting: expected, current: current, in: session)
+            } catch {
+                payments.forget(payment)
+                throw error
+            }
+            if !result.wasAlreadyRecorded, decided.tookEveryEvent, let evolved = decided.payment {
+                payments.remember(evolved, for: payment)
+            } else {
+                payments.forget(payment)
+            }
             return result.wasAlreadyRecorded ? 0 : events.count
         }
     }
@@ -249,7 +267,13 @@ extension PaymentWorkflow {
         let results: [Result<Int, WorkflowError>]
         do {
             results = try await store.withWriteSession { session in
-                let results = batch.map { line in Result { () throws(WorkflowError) in try self.recordCounting(line, in: session) } }
+                // Made per run of the body: a session that runs again starts from the views as committed.
+                let payments = SessionPayments()
+                let results = batch.map { line in
+                    Result { () throws(WorkflowError) in
+                        try self.recordCounting(line, in: session, payments: payments)
+                    }
+                }
                 whenRecorded()
                 return results
             }

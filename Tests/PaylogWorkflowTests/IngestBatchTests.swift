@@ -151,6 +151,56 @@ struct IngestBatchTests {
         #expect(results[1].0.rejected == 0 && results[1].0.accepted == lines.count)
     }
 
+    @Test("a payment's lines in one batch are each decided against the payment as the lines before them left it")
+    func linesOfOneBatchSeeEachOther() async throws {
+        let plan = try DemoDay(payments: 30, seed: 8).plan().lines
+        // A Square payment's lines (request, app switch, callback, …), then in the same batch: the same callback
+        // again (nothing to append), the callback with one more parameter (a repeat, recorded as such), an operator's
+        // failure (refused: the payment succeeded), and a failure of another payment of the batch.
+        func lines(of payment: Substring) -> [String] {
+            plan.filter { $0.contains("\"\(payment)\"") || $0.contains("paylog_payment=\(payment)&") }
+        }
+        // One whose day holds a request, an app switch and one successful callback, nothing else.
+        let payment = try #require(plan.lazy.filter { $0.contains("square-commerce-v1:") }
+            .compactMap { $0.firstMatch(of: /"payment":"([^"]+)"/)?.1 }
+            .first { payment in
+                let own = lines(of: payment)
+                let successes = own.filter { $0.contains(#""kind":"callback""#) && $0.contains("%22ok%22") }
+                return own.count == 3 && successes.count == 1
+            })
+        var lines = lines(of: payment)
+        let callback = try #require(lines.last { $0.contains(#""kind":"callback""#) })
+        lines += [
+            callback, callback.replacingOccurrences(of: "paylog_payment=", with: "extra=1&paylog_payment="),
+            #"{"kind":"fail","payment":"\#(payment)","at":"2026-11-21T23:00:00Z","reason":"operator"}"#,
+        ]
+        #expect(lines.count == 6, "\(lines)")
+        var results: [(IngestReport, [String])] = []
+        for batched in [false, true] {
+            let dir = TemporaryDirectory()
+            defer { dir.remove() }
+            let store = try PaymentWorkflow.openStore(at: dir.path)
+            let workflow = PaymentWorkflow(store: store, actor: "t")
+            var report = IngestReport()
+            if batched {
+                report = await workflow.ingest(lines: lines, batchSize: 1_024)
+            } else {
+                for (index, line) in lines.enumerated() {
+                    await workflow.ingest(line: line, number: index + 1, into: &report)
+                }
+            }
+            results.append((report, try Self.contents(store)))
+            let rebuilt = try ProjectionRebuild.run(store)
+            #expect(rebuilt.differenceCount == 0, "\(rebuilt.differences.prefix(3))")
+            store.close()
+        }
+        #expect(results[0].0 == results[1].0)
+        #expect(results[0].1 == results[1].1)
+        // The identical callback appended nothing, the changed one was recorded as a repeat, the failure refused.
+        #expect(results[1].0.rejected == 1 && results[1].0.errors.first?.line == lines.count, "\(results[1].0.errors)")
+        #expect(results[1].1.filter { $0.contains(" CallbackReceived ") }.count == 2, "\(results[1].1)")
+    }
+
     /// Every row of the status view's databases, as `database key → value` in key order.
     private static func view(_ store: EventStore) throws -> [String] {
         try store.readViews { txn, databases in
