@@ -48,14 +48,7 @@ struct IngestBatchTests {
             let dir = TemporaryDirectory()
             defer { dir.remove() }
             let store = try PaymentWorkflow.openStore(at: dir.path)
-            let workflow = PaymentWorkflow(store: store, actor: "t")
-            var report = IngestReport()
-            if let size {
-                report = await workflow.ingest(lines: lines, batchSize: size)
-            } else {
-                // Line by line, as the HTTP observations stream records: nothing prepared ahead.
-                for (index, line) in lines.enumerated() { await workflow.ingest(line: line, number: index + 1, into: &report) }
-            }
+            let report = await Self.ingest(lines, batchSize: size, into: store)
             results.append((report, try Self.contents(store)))
             #expect(try store.verifyChain().isIntact)
             store.close()
@@ -176,19 +169,11 @@ struct IngestBatchTests {
         ]
         #expect(lines.count == 6, "\(lines)")
         var results: [(IngestReport, [String])] = []
-        for batched in [false, true] {
+        for batchSize in [nil, 1_024] {
             let dir = TemporaryDirectory()
             defer { dir.remove() }
             let store = try PaymentWorkflow.openStore(at: dir.path)
-            let workflow = PaymentWorkflow(store: store, actor: "t")
-            var report = IngestReport()
-            if batched {
-                report = await workflow.ingest(lines: lines, batchSize: 1_024)
-            } else {
-                for (index, line) in lines.enumerated() {
-                    await workflow.ingest(line: line, number: index + 1, into: &report)
-                }
-            }
+            let report = await Self.ingest(lines, batchSize: batchSize, into: store)
             results.append((report, try Self.contents(store)))
             let rebuilt = try ProjectionRebuild.run(store)
             #expect(rebuilt.differenceCount == 0, "\(rebuilt.differences.prefix(3))")
@@ -199,6 +184,16 @@ struct IngestBatchTests {
         // The identical callback appended nothing, the changed one was recorded as a repeat, the failure refused.
         #expect(results[1].0.rejected == 1 && results[1].0.errors.first?.line == lines.count, "\(results[1].0.errors)")
         #expect(results[1].1.filter { $0.contains(" CallbackReceived ") }.count == 2, "\(results[1].1)")
+    }
+
+    /// `lines` ingested into `store` in batches of `batchSize`, or with nil line by line, as the HTTP observations
+    /// stream records them (nothing prepared ahead).
+    private static func ingest(_ lines: [String], batchSize: Int?, into store: EventStore) async -> IngestReport {
+        let workflow = PaymentWorkflow(store: store, actor: "t")
+        if let batchSize { return await workflow.ingest(lines: lines, batchSize: batchSize) }
+        var report = IngestReport()
+        for (index, line) in lines.enumerated() { await workflow.ingest(line: line, number: index + 1, into: &report) }
+        return report
     }
 
     /// Every row of the status view's databases, as `database key → value` in key order.
@@ -225,17 +220,11 @@ struct IngestBatchTests {
         // Duplicates (already recorded), and a line that appends nothing new after its payment failed.
         lines += lines.prefix(40)
         var views: [[String]] = []
-        for batched in [false, true] {
+        for batchSize in [nil, 64] {
             let dir = TemporaryDirectory()
             defer { dir.remove() }
             let store = try PaymentWorkflow.openStore(at: dir.path)
-            let workflow = PaymentWorkflow(store: store, actor: "t")
-            var report = IngestReport()
-            if batched {
-                report = await workflow.ingest(lines: lines, batchSize: 64)
-            } else {
-                for (index, line) in lines.enumerated() { await workflow.ingest(line: line, number: index + 1, into: &report) }
-            }
+            let report = await Self.ingest(lines, batchSize: batchSize, into: store)
             #expect(report.rejected == 0 && report.eventsAppended > 300)
             views.append(try Self.view(store))
             let rebuilt = try ProjectionRebuild.run(store)
