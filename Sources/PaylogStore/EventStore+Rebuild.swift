@@ -20,27 +20,39 @@ extension EventStore {
     ///     process's resident file-backed memory passes this many bytes (nil: never). The build reads the log
     ///     front to back, so released pages are rarely needed again (see Docs/performance.md).
     ///   - progress: called after each turn with (events read so far by the fold, or the catch-up's position; the head).
+    /// - Returns: how long each phase took.
+    @discardableResult
     public func rebuildProjections(
         chunk: Int = 20_000, rowsPerTransaction: Int = EventStore.defaultRebuildRowsPerTransaction, sortMemory: Int = 48 << 20,
         mappedMemoryLimit: Int? = EventStore.defaultRebuildMappedLimit,
         progress: @escaping @Sendable (UInt64, UInt64) -> Void = { _, _ in }
-    ) async throws {
+    ) async throws -> RebuildTimings {
+        let clock = ContinuousClock()
+        let start = clock.now
+        var timings = RebuildTimings()
         for projection in databases.projections {
             try await onWriterThread { [databases, environment] in
                 try EventStore.startGreen(projection, environment: environment, databases: databases)
             }
             if let folding = projection as? any StreamFoldingProjection {
-                try await buildGreenByFolding(
+                let phases = try await buildGreenByFolding(
                     folding, rowsPerTransaction: rowsPerTransaction, sortMemory: sortMemory, mappedMemoryLimit: mappedMemoryLimit,
                     progress: progress)
+                timings.streamEnds += phases.streamEnds / .seconds(1)
+                timings.fold += phases.fold / .seconds(1)
+                timings.write += phases.write / .seconds(1)
             }
+            let catchingUp = clock.now
             while true {
                 let done = try await onWriterThread { [databases, environment] in
                     try EventStore.catchUpGreen(projection, environment: environment, databases: databases, chunk: chunk, progress: progress)
                 }
                 if done { break }
             }
+            timings.catchUp += (clock.now - catchingUp) / .seconds(1)
         }
+        timings.total = (clock.now - start) / .seconds(1)
+        return timings
     }
 
     /// The resident file-backed memory above which a rebuild releases the log's mapped pages by default.
@@ -105,15 +117,18 @@ extension EventStore {
     /// Builds `projection`'s green view by folding every stream in log order up to the head as it is now (see
     /// ``LogOrderBuild``) and moves the green checkpoint there; the log-order catch-up applies what was appended
     /// meanwhile. The sorted rows are merged database by database at once, overlapping with the writer thread
-    /// appending the chunks already merged.
+    /// appending the chunks already merged. Returns how long its phases took: reading the stream ends, the fold, and
+    /// the merge and writing, up to the green checkpoint saved (all zero when there was nothing to fold).
     func buildGreenByFolding<Projection: StreamFoldingProjection>(
         _ projection: Projection, rowsPerTransaction: Int, sortMemory: Int, mappedMemoryLimit: Int?,
         progress: @escaping @Sendable (UInt64, UInt64) -> Void
-    ) async throws {
+    ) async throws -> (streamEnds: Duration, fold: Duration, write: Duration) {
         // With an empty log there is nothing to fold; skipping also keeps the green checkpoint where the writer
         // may already have moved it (it applies the event at position 1 to a green view at 0).
         let snapshot = try lastPosition()
-        guard snapshot > 0, let green = databases.views.sets(of: projection.name).green else { return }
+        guard snapshot > 0, let green = databases.views.sets(of: projection.name).green else {
+            return (.zero, .zero, .zero)
+        }
         let view = ProjectionDatabases(byName: green.databases)
         let build = LogOrderBuild(
             projection, snapshot: snapshot, scratchDirectory: scratchDirectory(projection), sortMemory: sortMemory,
@@ -121,7 +136,11 @@ extension EventStore {
         defer { build.close() }
         let environment = environment
         let name = projection.name
-        try await build.fold(environment, databases) { position in progress(position, snapshot) }
+        let (streamEnds, fold) = try await build.fold(environment, databases) { position in
+            progress(position, snapshot)
+        }
+        let clock = ContinuousClock()
+        let writing = clock.now
         // One merge per database (`payments`, `routes`), each on its own task; the writer thread appends their
         // chunks as they come, each database's in key order.
         let merges = try build.merged().merges()
@@ -157,6 +176,7 @@ extension EventStore {
         try await onWriterThread { [databases] in
             try environment.write { txn in try checkpoint.save(name, txn, databases.meta, green: true) }
         }
+        return (streamEnds, fold, clock.now - writing)
     }
 
     /// The same as ``buildGreenByFolding(_:rowsPerTransaction:sortMemory:mappedMemoryLimit:progress:)``, without overlap:

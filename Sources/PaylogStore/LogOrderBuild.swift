@@ -103,11 +103,18 @@ final class LogOrderBuild<Projection: StreamFoldingProjection>: @unchecked Senda
         if let error = failure.withLock({ $0 }) { throw error }
     }
 
-    /// Runs every partition as a task of its own (one per core) and waits for all.
-    func fold(_ environment: Environment, _ databases: StoreDatabases, progress: @escaping @Sendable (UInt64) -> Void) async throws {
+    /// Runs every partition as a task of its own (one per core) and waits for all. Returns how long reading the
+    /// stream ends and the fold itself took (``RebuildTimings``).
+    @discardableResult
+    func fold(
+        _ environment: Environment, _ databases: StoreDatabases, progress: @escaping @Sendable (UInt64) -> Void
+    ) async throws -> (streamEnds: Duration, fold: Duration) {
+        let clock = ContinuousClock()
+        let start = clock.now
         let sweep = startPrefetch(environment)
         defer { sweep?.stop() }
         let ends = try readStreamEnds(environment, databases)
+        let endsRead = clock.now
         let turns = Turns()
         try await withThrowingTaskGroup(of: Void.self) { group in
             for part in sorters.indices {
@@ -115,6 +122,7 @@ final class LogOrderBuild<Projection: StreamFoldingProjection>: @unchecked Senda
             }
             try await group.waitForAll()
         }
+        return (endsRead - start, clock.now - endsRead)
     }
 
     /// What the threads of one fold share: the next range to take, the events read so far, and whether one

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import PaylogStore
 
 /// `paylog rebuild-views`: rebuilds every view blue/green from the log.
@@ -29,10 +30,19 @@ struct RebuildViewsCommand: AsyncParsableCommand {
         let store = try storeOptions.open()
         defer { store.close() }
         let bar = ProgressBar(label: "rebuild")
-        try await store.rebuildProjections(mappedMemoryLimit: mappedLimit.map { $0 << 20 } ?? EventStore.defaultRebuildMappedLimit) { position, head in
+        let limit = mappedLimit.map { $0 << 20 } ?? EventStore.defaultRebuildMappedLimit
+        let timings = try await store.rebuildProjections(mappedMemoryLimit: limit) { position, head in
             bar.update(position, of: head)
         }
         bar.finish()
         print("views rebuilt up to position \(try store.lastPosition()); payments view generation \(store.viewGeneration(of: "payments") ?? 0)")
+        print(RebuildViewsCommand.describe(timings))
+    }
+
+    /// The phases' times as one line: `took 2.41 s: stream ends 0.05 s, fold 1.83 s, write 0.49 s, catch-up 0.01 s`.
+    static func describe(_ timings: RebuildTimings) -> String {
+        func seconds(_ value: Double) -> String { String(format: "%.2f s", value) }
+        return "took \(seconds(timings.total)): stream ends \(seconds(timings.streamEnds)), "
+            + "fold \(seconds(timings.fold)), write \(seconds(timings.write)), catch-up \(seconds(timings.catchUp))"
     }
 }

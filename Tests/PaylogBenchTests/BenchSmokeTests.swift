@@ -64,6 +64,12 @@ struct BenchSmokeTests {
             defer { runner.finish() }
             let result = try await runner.run(.replay)
             #expect(result.details["cold"] == (cold ? 1 : 0))
+            // The phases' times are reported, and add up to no more than the replay took.
+            let phases = try ["stream_ends_s", "fold_s", "write_s", "catch_up_s"].map { name in
+                try #require(result.details[name], "\(name)")
+            }
+            #expect(phases.allSatisfy { $0 >= 0 } && phases[1] > 0 && phases[2] > 0, "\(phases)")
+            #expect(phases.reduce(0, +) <= result.seconds, "\(phases) in \(result.seconds) s")
             let fraction = try #require(result.details["log_resident_fraction"])
             #expect((0...1).contains(fraction), "\(fraction)")
             fractions[cold] = fraction

@@ -30,9 +30,18 @@ struct StreamFoldingRebuildTests {
         defer { store.close() }
         try await Self.fill(store, count: 3_000, streams: 400, seed: 7)
         let turns = Atomic<Int>(0)
-        try await store.rebuildProjections(chunk: 97, rowsPerTransaction: 97, sortMemory: 256, mappedMemoryLimit: mappedMemoryLimit) { _, _ in
+        let clock = ContinuousClock()
+        let start = clock.now
+        let timings = try await store.rebuildProjections(
+            chunk: 97, rowsPerTransaction: 97, sortMemory: 256, mappedMemoryLimit: mappedMemoryLimit
+        ) { _, _ in
             turns.add(1, ordering: .relaxed)
         }
+        let elapsed = (clock.now - start) / .seconds(1)
+        // Every phase took some time, none more than the whole, and the whole no more than the call.
+        let phases = [timings.streamEnds, timings.fold, timings.write, timings.catchUp]
+        #expect(phases.allSatisfy { $0 > 0 }, "\(timings)")
+        #expect(phases.reduce(0, +) <= timings.total && timings.total <= elapsed, "\(timings), call \(elapsed) s")
         // One turn per page read by the first part (3,000 events: one page) and per chunk of 97 rows written
         // (400 streams' own rows and 25 tags).
         #expect(turns.load(ordering: .relaxed) >= 1 + 425 / 97, "the rows were written in several chunks")
@@ -88,7 +97,10 @@ struct StreamFoldingRebuildTests {
         defer { dir.remove() }
         let store = try EventStore(path: dir.path, projections: [TaggingProjection()])
         defer { store.close() }
-        try await store.rebuildProjections()
+        let timings = try await store.rebuildProjections()
+        // Nothing to fold or write: only the catch-up ran (it makes the empty view live).
+        #expect(timings.streamEnds == 0 && timings.fold == 0 && timings.write == 0, "\(timings)")
+        #expect(timings.catchUp > 0 && timings.catchUp <= timings.total, "\(timings)")
         #expect(store.viewGeneration(of: "tagging") == 1)
         try await Self.fill(store, count: 50, streams: 5, seed: 12)
         let check = try ProjectionRebuild.run(store)
