@@ -105,7 +105,6 @@ final class LogOrderBuild<Projection: StreamFoldingProjection>: @unchecked Senda
 
     /// Runs every partition as a task of its own (one per core) and waits for all. Returns how long reading the
     /// stream ends and the fold itself took (``RebuildTimings``).
-    @discardableResult
     func fold(
         _ environment: Environment, _ databases: StoreDatabases, progress: @escaping @Sendable (UInt64) -> Void
     ) async throws -> (streamEnds: Duration, fold: Duration) {
