@@ -199,11 +199,13 @@ final class IndexRowSorter {
         sortEntries()
         if mkdir(directory, 0o755) != 0 && errno != EEXIST { throw SortedRowSource.failure("create \(directory)") }
         let path = directory + "/\(runPrefix)-\(runs.count).bin"
-        guard let file = fopen(path, "wb") else { throw SortedRowSource.failure("create run file \(path)") }
-        setvbuf(file, nil, _IOFBF, SortedRowSource.fileBufferSize)
+        guard let (file, buffer) = SortedRowSource.open(path, mode: "wb") else {
+            throw SortedRowSource.failure("create run file \(path)")
+        }
         var run = Run(path: path, starts: [])
         runs.append(run)
-        defer { fclose(file) }
+        var closed = false
+        defer { if !closed { SortedRowSource.close(file, buffer: buffer) } }
         var header = [UInt8](repeating: 0, count: SortedRowSource.headerSize)
         var written: Int64 = 0
         let base = arena.bytes
@@ -223,7 +225,8 @@ final class IndexRowSorter {
         }
         while run.starts.count <= names.count { run.starts.append(written) }
         runs[runs.count - 1] = run
-        guard fflush(file) == 0 else { throw SortedRowSource.failure("write run file \(path)") }
+        closed = true
+        guard SortedRowSource.close(file, buffer: buffer) == 0 else { throw SortedRowSource.failure("write run file \(path)") }
         entries.removeAll(keepingCapacity: true)
         arena.removeAll()
     }

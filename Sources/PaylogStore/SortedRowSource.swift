@@ -17,6 +17,8 @@ final class SortedRowSource {
     private var entries: ArraySlice<SortedRowEntry> = []
     private let arena: RowArena?
     private let file: UnsafeMutablePointer<FILE>?
+    /// The stdio buffer of `file` (``open(_:mode:)``).
+    private let fileBuffer: UnsafeMutableRawPointer?
     private let path: String
     /// Bytes of the run file left to read.
     private var remaining: Int64 = 0
@@ -41,6 +43,7 @@ final class SortedRowSource {
         self.entries = entries
         self.arena = arena
         file = nil
+        fileBuffer = nil
         path = ""
         buffer = UnsafeMutableRawBufferPointer(start: nil, count: 0)
         advanceInMemory()
@@ -48,11 +51,13 @@ final class SortedRowSource {
 
     /// The rows of run file `path` from byte `start` to byte `end`.
     init(path: String, from start: Int64, to end: Int64) throws {
-        guard let file = fopen(path, "rb") else { throw SortedRowSource.failure("open run file \(path)") }
-        setvbuf(file, nil, _IOFBF, SortedRowSource.fileBufferSize)
+        guard let (file, fileBuffer) = SortedRowSource.open(path, mode: "rb") else {
+            throw SortedRowSource.failure("open run file \(path)")
+        }
         arena = nil
         buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 4_096, alignment: 8)
         self.file = file
+        self.fileBuffer = fileBuffer
         self.path = path
         remaining = end - start
         guard fseeko(file, off_t(start), SEEK_SET) == 0 else { throw SortedRowSource.failure("seek in run file \(path)") }
@@ -60,7 +65,7 @@ final class SortedRowSource {
     }
 
     deinit {
-        if let file { fclose(file) }
+        if let file, let fileBuffer { SortedRowSource.close(file, buffer: fileBuffer) }
         if buffer.baseAddress != nil { buffer.deallocate() }
     }
 

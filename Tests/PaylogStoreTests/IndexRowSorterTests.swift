@@ -245,4 +245,21 @@ struct IndexRowSorterTests {
         #expect(refilled >= expected.count / 64 - 8)
         sorter.close()
     }
+
+    @Test("a run file buffers its full 256 KiB before writing: one write per buffer, not one per 4 KiB block")
+    func runFilesBufferTheirFullSize() throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        let path = dir.path + "/run.bin"
+        let (file, buffer) = try #require(SortedRowSource.open(path, mode: "wb"))
+        let bytes = [UInt8](repeating: 7, count: SortedRowSource.fileBufferSize - 1_000)
+        #expect(SortedRowSource.write(bytes, bytes.count, file) == bytes.count)
+        // glibc's default buffer (what `setvbuf` without a buffer of our own gives) is one 4 KiB block: the
+        // file would already hold all but the last partial block.
+        let buffered = try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int
+        #expect(buffered == 0)
+        #expect(SortedRowSource.close(file, buffer: buffer) == 0)
+        let written = try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int
+        #expect(written == bytes.count)
+    }
 }
