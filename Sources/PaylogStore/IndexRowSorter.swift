@@ -226,7 +226,9 @@ final class IndexRowSorter {
         while run.starts.count <= names.count { run.starts.append(written) }
         runs[runs.count - 1] = run
         closed = true
-        guard SortedRowSource.close(file, buffer: buffer) == 0 else { throw SortedRowSource.failure("write run file \(path)") }
+        guard SortedRowSource.close(file, buffer: buffer) == 0 else {
+            throw SortedRowSource.failure("write run file \(path)")
+        }
         entries.removeAll(keepingCapacity: true)
         arena.removeAll()
     }

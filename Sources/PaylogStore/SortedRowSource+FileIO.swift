@@ -13,9 +13,12 @@ extension SortedRowSource {
     /// returns nil with `errno` set. Close it with ``close(_:buffer:)``.
     ///
     /// The buffer is allocated here, not left to stdio: glibc's `setvbuf` ignores the size when it is given no
-    /// buffer and keeps its default of one block (4 KiB), so a 1 M-event rebuild made some 14,000 `write` calls
-    /// and as many `read` calls on its runs instead of about 220 each (`strace -c`, Docs/performance.md).
-    static func open(_ path: String, mode: String) -> (file: UnsafeMutablePointer<FILE>, buffer: UnsafeMutableRawPointer)? {
+    /// buffer and keeps its default of one block (4 KiB), so a 1 M-event rebuild wrote its runs in some 14,000
+    /// `write` calls instead of about 150, and read them back 4 KiB at a time too (`strace -c`,
+    /// Docs/performance.md).
+    static func open(
+        _ path: String, mode: String
+    ) -> (file: UnsafeMutablePointer<FILE>, buffer: UnsafeMutableRawPointer)? {
         guard let file = fopen(path, mode) else { return nil }
         let buffer = UnsafeMutableRawPointer.allocate(byteCount: fileBufferSize, alignment: 16)
         setvbuf(file, buffer.assumingMemoryBound(to: CChar.self), _IOFBF, fileBufferSize)
