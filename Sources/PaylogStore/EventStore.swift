@@ -282,21 +282,17 @@ public final class EventStore: Sendable {
         }
     }
 
-    /// Calls `body` with the raw stored value of up to `limit` events from `from` on, in one read transaction.
+    /// Calls `body` with the raw stored value of up to `limit` events from `from` on, in one read transaction,
+    /// reading each next value ahead while `body` works on the current one
+    /// (``LMDBKit/Cursor/forEachReadingAhead(limit:_:)``).
     func forEachRaw(
         from position: UInt64, limit: Int, _ body: (UInt64, UnsafeRawBufferPointer) throws -> Bool
     ) throws(EventStoreError) {
         try reading { txn in
             try txn.withCursor(databases.events) { cursor in
-                var found = try cursor.move(.atOrAfter, key: StoreKeys.event(max(position, 1)))
-                var count = 0
-                while found && count < limit {
-                    let keepGoing = try cursor.withCurrent { key, value in
-                        try body(StoreKeys.readUInt64(key), value)
-                    }
-                    count += 1
-                    if !keepGoing { return }
-                    found = try cursor.move(.next)
+                guard try cursor.move(.atOrAfter, key: StoreKeys.event(max(position, 1))) else { return }
+                _ = try cursor.forEachReadingAhead(limit: limit) { key, value in
+                    try body(StoreKeys.readUInt64(key), value)
                 }
             }
         }

@@ -88,33 +88,33 @@ final class FoldPartition: @unchecked Sendable {
         while next <= last {
             try environment.read { txn in
                 try txn.withCursor(databases.events) { cursor in
-                    var found = try cursor.move(.atOrAfter, key: StoreKeys.event(next))
+                    guard try cursor.move(.atOrAfter, key: StoreKeys.event(next)) else {
+                        next = last + 1
+                        return
+                    }
                     var read = 0
-                    while found && read < Self.pageSize {
-                        // Read in place: the event points into this read transaction's pages, and is folded
-                        // inside the cursor's closure (returned from it, the event was copied out on every read).
-                        // The slot of its stream, when open, is found from the id's bytes as the record is read.
-                        let position = try cursor.withCurrent { key, value -> UInt64? in
-                            let position = StoreKeys.readUInt64(key)
-                            guard position <= last else { return nil }
-                            let address = UInt(bitPattern: value.baseAddress)
-                            low = min(low, address)
-                            high = max(high, address + UInt(value.count))
-                            if address >> 12 != lastPage {
-                                lastPage = address >> 12
-                                touched += 1
-                            }
-                            var openSlot: Int?
-                            let event = try FoldEvent(value, position: position, dictionaries: payloads, scratch: scratch) {
-                                bytes in
-                                openSlot = slots.slot(of: bytes)
-                                return openSlot.map { slots.id(of: $0) }
-                            }
-                            if try fold(event, openSlot, &streams, folder, &rows, ends, &touched, txn, databases) { folded += 1 }
-                            return event.position
+                    // Read in place: the event points into this read transaction's pages, and is folded inside
+                    // the cursor's closure (returned from it, the event was copied out on every read). The next
+                    // value is read ahead meanwhile. The slot of its stream, when open, is found from the id's
+                    // bytes as the record is read.
+                    _ = try cursor.forEachReadingAhead(limit: Self.pageSize) { key, value in
+                        let position = StoreKeys.readUInt64(key)
+                        guard position <= last else { return false }
+                        let address = UInt(bitPattern: value.baseAddress)
+                        low = min(low, address)
+                        high = max(high, address + UInt(value.count))
+                        if address >> 12 != lastPage {
+                            lastPage = address >> 12
+                            touched += 1
                         }
-                        guard let position else { break }
-                        next = position + 1
+                        var openSlot: Int?
+                        let event = try FoldEvent(value, position: position, dictionaries: payloads, scratch: scratch) {
+                            bytes in
+                            openSlot = slots.slot(of: bytes)
+                            return openSlot.map { slots.id(of: $0) }
+                        }
+                        if try fold(event, openSlot, &streams, folder, &rows, ends, &touched, txn, databases) { folded += 1 }
+                        next = event.position + 1
                         read += 1
                         readInRange += 1
                         if let mappedBudget, touched >= checkEvery {
@@ -125,7 +125,7 @@ final class FoldPartition: @unchecked Sendable {
                                 if Environment.residentFileBytes(over: mappedBudget) { environment.releaseMappedPages() }
                             }
                         }
-                        found = try cursor.move(.next)
+                        return true
                     }
                     if read < Self.pageSize { next = last + 1 }
                 }
