@@ -7,8 +7,8 @@ extension Cursor {
     /// Before each call the cursor has already moved to the next entry and asked the CPU to start loading that
     /// entry's value, so that a loop which decodes every value overlaps the next value's trip from memory with its
     /// work on this one. A scan of a log larger than the CPU's caches otherwise waits for memory at the first bytes
-    /// of each value: reading ahead made `EventStore.forEach` 9–18 % faster (`paylog bench --scenario scan`,
-    /// Docs/performance.md).
+    /// of each value: reading ahead made `EventStore.forEach` 12–17 % faster (paired scans of the benchmark's
+    /// 1 M-event log; Docs/performance-history.md, twenty-fourth round).
     ///
     /// The views lent to `body` are valid only inside that call, as with ``withCurrent(_:)``. They stay valid
     /// while the cursor moves on because LMDB keeps a value's bytes in place until the transaction writes or ends;
