@@ -179,24 +179,38 @@ final class LogOrderBuild<Projection: StreamFoldingProjection>: @unchecked Senda
         for sorter in sorters { sorter.close() }
     }
 
-    /// Appends `rows` (in key order per database) to the green view.
-    static func write(_ rows: MergedRows, projection: String, _ txn: borrowing Transaction, _ view: ProjectionDatabases) throws {
+    /// Appends `rows` (in key order per database) to the green view, each run of rows for one database through one
+    /// cursor: it stays on the database's last page between appends
+    /// (``LMDBKit/Cursor/put(bytes:forKeyBytes:append:)``), where a put of its own would descend from the root for
+    /// every row.
+    static func write(
+        _ rows: MergedRows, projection: String, _ txn: borrowing Transaction, _ view: ProjectionDatabases
+    ) throws {
         // The database handles, looked up once per batch rather than by name per row.
         let databases = rows.names.map { view[$0] }
-        for index in 0..<rows.count {
-            let (database, failure) = rows.withRow(at: index) { database, key, value -> (Int, LMDBError?) in
-                do throws(LMDBError) {
-                    try txn.put(bytes: value, forKeyBytes: key, in: databases[database], append: true)
-                    return (database, nil)
-                } catch {
-                    return (database, error)
+        var start = 0
+        while start < rows.count {
+            let database = rows.database(at: start)
+            var end = start + 1
+            while end < rows.count && rows.database(at: end) == database { end += 1 }
+            try txn.withCursor(databases[database]) { cursor in
+                for index in start..<end {
+                    let failure = rows.withRow(at: index) { _, key, value -> LMDBError? in
+                        do throws(LMDBError) {
+                            try cursor.put(bytes: value, forKeyBytes: key, append: true)
+                            return nil
+                        } catch {
+                            return error
+                        }
+                    }
+                    guard let failure else { continue }
+                    guard failure.isKeyExists else { throw failure }
+                    let key = rows.withRow(at: index) { _, key, _ in String(decoding: key, as: UTF8.self) }
+                    throw EventStoreError.rebuildFailed(
+                        projection: projection, reason: "key \(key) of \(rows.names[database]) came out of key order")
                 }
             }
-            guard let failure else { continue }
-            guard failure.isKeyExists else { throw failure }
-            let key = rows.withRow(at: index) { _, key, _ in String(decoding: key, as: UTF8.self) }
-            throw EventStoreError.rebuildFailed(
-                projection: projection, reason: "key \(key) of \(rows.names[database]) came out of key order")
+            start = end
         }
     }
 }

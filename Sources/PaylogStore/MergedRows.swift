@@ -41,6 +41,9 @@ struct MergedRows: Sendable {
         bytes.append(contentsOf: keyAndValue)
     }
 
+    /// Row `index`'s database number (its index in ``names``).
+    func database(at index: Int) -> Int { Int(rows[index].database) }
+
     /// Calls `body` with row `index`'s database number, key and value.
     func withRow<R>(at index: Int, _ body: (Int, UnsafeRawBufferPointer, UnsafeRawBufferPointer) -> R) -> R {
         let row = rows[index]
