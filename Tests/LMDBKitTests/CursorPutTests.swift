@@ -12,6 +12,13 @@ struct CursorPutTests {
         (0..<size).map { UInt8(truncatingIfNeeded: index &* 7 &+ $0) }
     }
 
+    /// A new environment in a temporary directory with one empty database.
+    private static func emptyDatabase() throws -> (TemporaryDirectory, Environment, Database) {
+        let dir = TemporaryDirectory()
+        let env = try Environment(path: dir.path)
+        return (dir, env, try env.openDatabase("kv"))
+    }
+
     /// Every entry of `db` as (key index, value), in key order.
     private static func entries(_ env: Environment, _ db: Database) throws -> [(Int, [UInt8])] {
         try env.read { txn in
@@ -30,10 +37,8 @@ struct CursorPutTests {
 
     @Test("appends many keys in order through one cursor, across page splits and overflow values")
     func appendsInOrder() throws {
-        let dir = TemporaryDirectory()
+        let (dir, env, db) = try Self.emptyDatabase()
         defer { dir.remove() }
-        let env = try Environment(path: dir.path)
-        let db = try env.openDatabase("kv")
         // Enough entries to split leaves and branches many times; some values need overflow pages.
         let size = { (index: Int) in [40, 120, 6_000, 8][index % 4] }
         let count = 5_000
@@ -70,10 +75,8 @@ struct CursorPutTests {
 
     @Test("an append out of order fails with MDB_KEYEXIST and leaves the transaction usable")
     func refusesOutOfOrder() throws {
-        let dir = TemporaryDirectory()
+        let (dir, env, db) = try Self.emptyDatabase()
         defer { dir.remove() }
-        let env = try Environment(path: dir.path)
-        let db = try env.openDatabase("kv")
         let errors = try env.write { txn in
             try txn.withCursor(db) { cursor in
                 [10, 20, 15, 20, 30].map { Self.append($0, cursor) }
@@ -86,10 +89,8 @@ struct CursorPutTests {
 
     @Test("without append it replaces a value anywhere; afterwards the cursor shows no entry until it moves")
     func replacesAnywhere() throws {
-        let dir = TemporaryDirectory()
+        let (dir, env, db) = try Self.emptyDatabase()
         defer { dir.remove() }
-        let env = try Environment(path: dir.path)
-        let db = try env.openDatabase("kv")
         try env.write { txn in
             for index in [1, 2, 3] { try txn.put(Self.value(index, 10), for: Self.key(index), in: db) }
         }
@@ -115,10 +116,8 @@ struct CursorPutTests {
 
     @Test("a put through a read-only transaction's cursor fails and writes nothing")
     func refusesReadOnly() throws {
-        let dir = TemporaryDirectory()
+        let (dir, env, db) = try Self.emptyDatabase()
         defer { dir.remove() }
-        let env = try Environment(path: dir.path)
-        let db = try env.openDatabase("kv")
         try env.write { txn in try txn.put([1], for: Self.key(1), in: db) }
         #expect(throws: LMDBError.self) {
             try env.read { txn in
