@@ -47,9 +47,15 @@ struct LogOrderBuildWriteTests {
     func writesRunsInOrder() throws {
         let (dir, env, payments, routes, view) = try Self.view()
         defer { dir.remove() }
-        // Enough rows per database to split pages; the batches switch database more than once.
+        // Enough rows per database to split pages. The first batch alternates between the databases in runs of 200
+        // and 100 rows (each database's rows still in key order), so each run opens a cursor where the last one ended.
         let ids = (0..<3_000).map { String(format: "pay-%05d", $0) }
-        let first = Self.batch(ids[..<1_000].map { (0, $0, "status:\($0)") } + ids[..<500].map { (1, "ref:\($0)", $0) })
+        var interleaved: [(UInt16, String, String)] = []
+        for run in 0..<5 {
+            for id in ids[(run * 200)..<((run + 1) * 200)] { interleaved.append((0, id, "status:\(id)")) }
+            for id in ids[(run * 100)..<((run + 1) * 100)] { interleaved.append((1, "ref:\(id)", id)) }
+        }
+        let first = Self.batch(interleaved)
         let second = Self.batch(
             ids[1_000...].map { (0, $0, "status:\($0)") } + ids[500...].map { (1, "ref:\($0)", $0) })
         try env.write { txn in try LogOrderBuild<TaggingProjection>.write(first, projection: "payments", txn, view) }
