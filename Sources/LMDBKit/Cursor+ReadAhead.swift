@@ -39,10 +39,4 @@ extension Cursor {
     /// The most bytes of a value read ahead: a page (a value on overflow pages of its own is read on in order, which
     /// the CPU's own prefetcher follows).
     static var readAheadBytes: Int { 4096 }
-
-    /// Views of the current key and value, straight into LMDB's pages.
-    private func currentViews() -> (key: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer) {
-        (UnsafeRawBufferPointer(start: key.pointee.mv_data, count: key.pointee.mv_size),
-         UnsafeRawBufferPointer(start: value.pointee.mv_data, count: value.pointee.mv_size))
-    }
 }

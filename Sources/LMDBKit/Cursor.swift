@@ -34,10 +34,14 @@ public struct Cursor: ~Copyable {
 
     /// Calls `body` with views of the current key and value, valid only inside `body`.
     public func withCurrent<R>(_ body: (_ key: UnsafeRawBufferPointer, _ value: UnsafeRawBufferPointer) throws -> R) rethrows -> R {
-        try body(
-            UnsafeRawBufferPointer(start: key.pointee.mv_data, count: key.pointee.mv_size),
-            UnsafeRawBufferPointer(start: value.pointee.mv_data, count: value.pointee.mv_size)
-        )
+        let views = currentViews()
+        return try body(views.key, views.value)
+    }
+
+    /// Views of the current key and value, straight into LMDB's pages (empty when the cursor is on no entry).
+    func currentViews() -> (key: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer) {
+        (UnsafeRawBufferPointer(start: key.pointee.mv_data, count: key.pointee.mv_size),
+         UnsafeRawBufferPointer(start: value.pointee.mv_data, count: value.pointee.mv_size))
     }
 
     /// Copies of the current key and value.
