@@ -25,6 +25,10 @@ public final class Environment: @unchecked Sendable {
     private let lock = ResizeLock()
     private let canonicalPath: String
     private let maximumMapSize: Int
+    /// Keeps the mapped pages under ``mappedMemoryBudget`` when one was given. Set only in `init`.
+    private var governor: MappedMemoryGovernor?
+    /// The budget the environment keeps its mapped pages under (``EnvironmentOptions/mappedMemoryBudget``); nil: none.
+    public let mappedMemoryBudget: Int?
     /// Guarded by `lock`: written only under the exclusive side.
     private nonisolated(unsafe) var isClosed = false
     private let mapSizeValue: Atomic<Int>
@@ -77,9 +81,16 @@ public final class Environment: @unchecked Sendable {
         self.maximumMapSize = max(options.maximumMapSize, info.me_mapsize)
         self.mapSizeValue = Atomic(info.me_mapsize)
         self.staleReadersCleared = Int(dead)
+        self.mappedMemoryBudget = options.mappedMemoryBudget
+        if let budget = options.mappedMemoryBudget {
+            governor = MappedMemoryGovernor.start { [weak self] in
+                self?.releaseMappedPages(ifResidentFileBytesAbove: budget) ?? false
+            }
+        }
     }
 
     deinit {
+        governor?.stop()
         if !isClosed {
             mdb_env_close(env)
             Environment.openPaths.withLock { _ = $0.remove(canonicalPath) }
@@ -89,6 +100,7 @@ public final class Environment: @unchecked Sendable {
     /// Closes the environment after every live transaction has ended. Later transactions fail with
     /// ``LMDBError/closed``. Closing twice is harmless.
     public func close() {
+        governor?.stop()
         lock.withExclusive {
             guard !isClosed else { return }
             isClosed = true
@@ -102,6 +114,10 @@ public final class Environment: @unchecked Sendable {
 
     /// How many times this handle has grown the map.
     public var mapGrowths: Int { growthCount.load(ordering: .relaxed) }
+
+    /// How many times the map's pages were released to keep them under ``EnvironmentOptions/mappedMemoryBudget``
+    /// (0 without a budget).
+    public var budgetReleases: Int { governor?.releaseCount ?? 0 }
 
     /// Opens (creating when missing) the named database.
     public func openDatabase(_ name: String, create: Bool = true) throws -> Database {
@@ -222,16 +238,20 @@ public final class Environment: @unchecked Sendable {
     ///
     /// LMDB does not expose the map's address (`me_mapaddr` is set only for fixed maps), so it is found in
     /// `/proc/self/maps` (once per map size); where that is unreadable this does nothing.
-    public func releaseMappedPages() {
+    /// Returns false when the environment is closed (nothing to release).
+    @discardableResult
+    public func releaseMappedPages() -> Bool {
         releaseMappedPages(from: 0, to: .max)
     }
 
     /// Releases the map's pages (see ``releaseMappedPages()``) between the addresses `start` and `end` — those of
     /// values read in read transactions, say — clamped to the map and widened to whole pages. Addresses outside the
-    /// map are never touched, so memory that is not the map's cannot be dropped by mistake.
-    public func releaseMappedPages(from start: UInt, to end: UInt) {
+    /// map are never touched, so memory that is not the map's cannot be dropped by mistake. Returns false when the
+    /// environment is closed or the range is empty.
+    @discardableResult
+    public func releaseMappedPages(from start: UInt, to end: UInt) -> Bool {
         lock.withShared {
-            guard !isClosed, start < end else { return }
+            guard !isClosed, start < end else { return false }
             // The map moves only when it is resized, which needs the exclusive lock: look it up once per size.
             let size = mapSizeValue.load(ordering: .relaxed)
             let ranges = mapRanges.withLock { cached in
@@ -245,6 +265,7 @@ public final class Environment: @unchecked Sendable {
                 guard low < high, let address = UnsafeMutableRawPointer(bitPattern: low) else { continue }
                 _ = madvise(address, Int(high - low), MADV_DONTNEED)
             }
+            return true
         }
     }
 
@@ -262,8 +283,7 @@ public final class Environment: @unchecked Sendable {
     @discardableResult
     public func releaseMappedPages(ifResidentFileBytesAbove budget: Int) -> Bool {
         guard Environment.residentFileBytes(over: budget) else { return false }
-        releaseMappedPages()
-        return true
+        return releaseMappedPages()
     }
 
     /// Resident file-backed and shared memory of this process in bytes, from `/proc/self/statm`; nil when unreadable.

@@ -13,15 +13,24 @@ public struct EnvironmentOptions: Sendable, Hashable {
     public var noSync: Bool
     /// The file mode of created database files.
     public var fileMode: UInt32
+    /// When set, a thread of the environment looks every 5 ms at the process's resident file-backed memory and
+    /// releases the map's pages (``Environment/releaseMappedPages()``) when it is above this many bytes; nil: never.
+    /// Every page read through the map stays in the resident set until released, so without a budget a process
+    /// reading a large file grows towards the file's size — fast where the kernel maps a whole large page-cache
+    /// folio, up to megabytes, on each touch. Releasing costs nothing recorded: the pages come back from the page
+    /// cache on the next read.
+    public var mappedMemoryBudget: Int?
 
-    /// Options for a durable store: a 1 GiB initial map growing to 1 TiB, 1,024 readers, 16 databases, fsync on.
+    /// Options for a durable store: a 1 GiB initial map growing to 1 TiB, 1,024 readers, 16 databases, fsync on,
+    /// mapped pages never released.
     public init(
         initialMapSize: Int = 1 << 30,
         maximumMapSize: Int = 1 << 40,
         maxReaders: UInt32 = 1024,
         maxDatabases: UInt32 = 16,
         noSync: Bool = false,
-        fileMode: UInt32 = 0o644
+        fileMode: UInt32 = 0o644,
+        mappedMemoryBudget: Int? = nil
     ) {
         self.initialMapSize = initialMapSize
         self.maximumMapSize = maximumMapSize
@@ -29,5 +38,6 @@ public struct EnvironmentOptions: Sendable, Hashable {
         self.maxDatabases = maxDatabases
         self.noSync = noSync
         self.fileMode = fileMode
+        self.mappedMemoryBudget = mappedMemoryBudget
     }
 }
