@@ -56,7 +56,7 @@ extension EventStore {
     }
 
     /// The resident file-backed memory above which a rebuild releases the log's mapped pages by default.
-    public static let defaultRebuildMappedLimit = 96 << 20
+    public static let defaultRebuildMappedLimit = defaultMappedMemoryBudget
 
     /// The sorted rows a stream-folding rebuild appends per write transaction by default. Each commit syncs:
     /// 20,000 rows per commit (the catch-up's chunk, used until the fifteenth performance round) took 41 commits and about a

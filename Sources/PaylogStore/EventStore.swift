@@ -19,8 +19,23 @@ public final class EventStore: Sendable {
     let databases: StoreDatabases
     private let writer: Writer
 
+    /// The LMDB options a store opens with unless given others: ``EnvironmentOptions``' defaults, with the pages
+    /// the process keeps mapped held under ``defaultMappedMemoryBudget``.
+    public static var defaultOptions: EnvironmentOptions {
+        EnvironmentOptions(mappedMemoryBudget: defaultMappedMemoryBudget)
+    }
+
+    /// The resident file-backed memory (the log's pages mapped into the process) above which a store's environment
+    /// releases them, by default: 96 MiB (``EnvironmentOptions/mappedMemoryBudget``).
+    ///
+    /// Every page read through LMDB's map stays in the process's resident set until released, so without a budget
+    /// a process ingesting into or serving a large log grows towards the file's size: ingesting 90,000 lines into a
+    /// 10 M-event log peaked at 1.6–2.3 GB, and at about 200 MiB with it (Docs/performance.md, *Mapped memory*).
+    public static let defaultMappedMemoryBudget = 96 << 20
+
     /// Opens (creating when needed) the log in directory `path`.
     /// - Parameters:
+    ///   - options: how LMDB opens the environment; ``defaultOptions`` unless given.
     ///   - projections: views the writer keeps current inside each append's transaction; caught up
     ///     (or rebuilt, when their version changed) before `init` returns.
     ///   - payloadDictionary: a zstd dictionary (`zstd --train`) for compressing payloads. When the store does
@@ -28,7 +43,7 @@ public final class EventStore: Sendable {
     ///     payloads use it; with `nil`, new payloads use the newest dictionary the store holds, and a store that
     ///     holds none stores payloads as given.
     public init(
-        path: String, options: EnvironmentOptions = EnvironmentOptions(), projections: [any InlineProjection] = [],
+        path: String, options: EnvironmentOptions = EventStore.defaultOptions, projections: [any InlineProjection] = [],
         payloadDictionary: [UInt8]? = nil
     ) throws(EventStoreError) {
         do {
