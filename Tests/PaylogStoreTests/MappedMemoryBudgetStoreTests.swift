@@ -32,7 +32,9 @@ struct MappedMemoryBudgetStoreTests {
             _ = try await store.append(events, to: "stream-\(batch)")
         }
         let deadline = Date().addingTimeInterval(2)
-        while store.environment.budgetReleases == 0 && Date() < deadline { try await Task.sleep(for: .milliseconds(10)) }
+        while store.environment.budgetReleases == 0 && Date() < deadline {
+            try await Task.sleep(for: .milliseconds(10))
+        }
         #expect(store.environment.budgetReleases > 0)
         #expect(try store.lastPosition() == 1_000, "every append is still there")
     }
