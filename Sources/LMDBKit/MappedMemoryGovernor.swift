@@ -20,27 +20,23 @@ import Darwin
 ///
 /// The environment's `release` closure holds it weakly; the thread ends within one period of ``stop()``.
 final class MappedMemoryGovernor: Sendable {
-    /// How often the thread looks, by default.
-    static let defaultPeriodMicroseconds: UInt32 = 5_000
+    /// How often the thread looks.
+    static let periodMicroseconds: UInt32 = 5_000
 
     private let stopped = Atomic<Bool>(false)
     /// How many times the thread released the map's pages.
     private let releases = Atomic<Int>(0)
-    private let periodMicroseconds: UInt32
     private let release: @Sendable () -> Bool
 
-    private init(periodMicroseconds: UInt32, release: @escaping @Sendable () -> Bool) {
-        self.periodMicroseconds = periodMicroseconds
+    private init(release: @escaping @Sendable () -> Bool) {
         self.release = release
     }
 
-    /// Starts a thread calling `release` (which returns whether it released anything) every `periodMicroseconds`
+    /// Starts a thread calling `release` (which returns whether it released anything) every ``periodMicroseconds``
     /// until ``stop()``; nil where the thread cannot be made (or off Linux, where `/proc/self/statm` is missing).
-    static func start(
-        periodMicroseconds: UInt32 = defaultPeriodMicroseconds, _ release: @escaping @Sendable () -> Bool
-    ) -> MappedMemoryGovernor? {
+    static func start(_ release: @escaping @Sendable () -> Bool) -> MappedMemoryGovernor? {
         #if os(Linux)
-        let governor = MappedMemoryGovernor(periodMicroseconds: periodMicroseconds, release: release)
+        let governor = MappedMemoryGovernor(release: release)
         // The thread holds the governor until it ends; the governor holds nothing of the environment but `release`.
         let retained = Unmanaged.passRetained(governor)
         var thread = pthread_t()
@@ -71,7 +67,7 @@ final class MappedMemoryGovernor: Sendable {
 
     private func run() {
         while !stopped.load(ordering: .relaxed) {
-            usleep(periodMicroseconds)
+            usleep(Self.periodMicroseconds)
             if stopped.load(ordering: .relaxed) { return }
             if release() { releases.add(1, ordering: .relaxed) }
         }
