@@ -13,6 +13,8 @@ public enum BenchError: Error, Sendable, CustomStringConvertible {
     case filesystem(path: String, reason: String)
     /// Observations the benchmark generated were rejected: the workload itself is broken.
     case rejectedObservations(count: Int, firstError: String)
+    /// `--keep directory` holds a payment log of `kept` events and the run asked for `asked`.
+    case keptLogOfAnotherSize(directory: String, kept: Int, asked: Int)
     /// A step failed for another reason.
     case failed(step: String, reason: String)
 
@@ -33,6 +35,11 @@ public enum BenchError: Error, Sendable, CustomStringConvertible {
         case .rejectedObservations(let count, let firstError):
             return "The workflow rejected \(count) generated observation(s), first: \(firstError). The generated "
                 + "workload no longer matches the workflow: fix the generator (DemoDay) before trusting figures."
+        case .keptLogOfAnotherSize(let directory, let kept, let asked):
+            let manifest = BenchWorkspace.paymentLogManifest
+            return "\(directory) keeps a payment log of \(kept) events (\(manifest)), and this run asks for \(asked). "
+                + "Run with --events \(kept) to replay the kept log, or pass another --keep directory (or remove "
+                + "\(directory)) to build one of \(asked) events. The kept log was left as it is."
         case .failed(let step, let reason):
             return "The benchmark failed while \(step): \(reason)."
         }

@@ -43,6 +43,13 @@ public final class BenchRunner {
         }
     }
 
+    /// Checks before anything runs that `scenarios` can read the payment log kept in the workspace: a kept log of
+    /// another size stops the run here, not after the baselines built before the log is needed.
+    public func checkKeptPaymentLog(for scenarios: [BenchScenario]) throws(BenchError) {
+        guard scenarios.contains(where: \.readsPaymentLog) else { return }
+        _ = try workspace.keptPaymentLog(events: sizes.logEvents)
+    }
+
     /// Removes every store of the run, unless the runner keeps them.
     public func finish() {
         workspace.removeAll()
@@ -51,7 +58,7 @@ public final class BenchRunner {
     /// The shared payment log, built on first use.
     func sharedPaymentLog() async throws(BenchError) -> BuiltPaymentLog {
         if let paymentLog { return paymentLog }
-        if let kept = workspace.keptPaymentLog(events: sizes.logEvents) {
+        if let kept = try workspace.keptPaymentLog(events: sizes.logEvents) {
             progress("reusing the payment log of \(kept.events) events kept in \(kept.path) (\(BenchWorkspace.paymentLogManifest))")
             paymentLog = kept
             return kept

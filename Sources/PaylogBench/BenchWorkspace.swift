@@ -3,7 +3,7 @@ import Foundation
 /// Where a benchmark run keeps its stores: a fresh temporary directory removed at the end, or, with `--keep DIR`,
 /// `DIR` itself, left in place for inspection. A kept payment log is described in `DIR/payment-log.json`, so that
 /// a later run with the same `--keep DIR` and log size reads it instead of building it again (a 10 M-event log
-/// takes about four minutes to build).
+/// takes about four minutes to build). A run asking for another size stops rather than build over it.
 struct BenchWorkspace: Sendable {
     /// The directory holding every store of the run.
     let root: String
@@ -37,14 +37,19 @@ struct BenchWorkspace: Sendable {
     static let paymentLogManifest = "payment-log.json"
 
     /// The payment log an earlier run kept here, when this run keeps its stores too, the log has `events` events
-    /// and its store is still there; nil otherwise (build it).
-    func keptPaymentLog(events: Int) -> BuiltPaymentLog? {
+    /// and its store is still there; nil when there is none (build it).
+    /// - Throws: ``BenchError/keptLogOfAnotherSize(directory:kept:asked:)`` when the workspace keeps a log of
+    ///   another size: building over it would throw away a log that took minutes to build, so the run stops instead.
+    func keptPaymentLog(events: Int) throws(BenchError) -> BuiltPaymentLog? {
         guard keeps else { return nil }
         let manifest = (root as NSString).appendingPathComponent(Self.paymentLogManifest)
         guard let data = FileManager.default.contents(atPath: manifest),
             let log = try? JSONDecoder().decode(BuiltPaymentLog.self, from: data),
-            log.events == events, FileManager.default.fileExists(atPath: log.path + "/data.mdb")
+            FileManager.default.fileExists(atPath: log.path + "/data.mdb")
         else { return nil }
+        guard log.events == events else {
+            throw .keptLogOfAnotherSize(directory: root, kept: log.events, asked: events)
+        }
         return log
     }
 

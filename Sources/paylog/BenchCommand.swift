@@ -83,6 +83,7 @@ struct BenchCommand: AsyncParsableCommand {
             throw CLIError(error.description)
         }
         defer { runner.finish() }
+        do { try runner.checkKeptPaymentLog(for: try scenarios) } catch { throw CLIError("\(error)") }
         var results: [BenchResult] = []
         for scenario in try scenarios {
             let result: BenchResult

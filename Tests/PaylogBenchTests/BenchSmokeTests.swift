@@ -85,29 +85,47 @@ struct BenchSmokeTests {
         if !Self.isMemoryBacked(directory.path) { #expect(cold < warm / 2, "cold \(cold), warm \(warm)") }
     }
 
-    @Test("a payment log kept with --keep is read again by the next run of the same size, and built anew for another size")
+    @Test("a payment log kept with --keep is read again by the next run of the same size; a run of another size stops and leaves it")
     func keptLogReused() async throws {
         let directory = TemporaryDirectory("paylog-bench-keep")
         defer { directory.remove() }
-        func run(_ sizes: BenchSizes) async throws -> (result: BenchResult, lines: [String]) {
+        func run(_ sizes: BenchSizes, keep: String) async throws -> (result: BenchResult, lines: [String]) {
             let lines = Mutex<[String]>([])
-            let runner = try BenchRunner(sizes: sizes, keep: directory.path) { line in lines.withLock { $0.append(line) } }
+            let runner = try BenchRunner(sizes: sizes, keep: keep) { line in lines.withLock { $0.append(line) } }
             defer { runner.finish() }
             let result = try await runner.run(.scan)
             return (result, lines.withLock { $0 })
         }
-        let first = try await run(Self.tiny)
+        let first = try await run(Self.tiny, keep: directory.path)
         #expect(first.lines.contains { $0.hasPrefix("building a log of 200") })
-        let second = try await run(Self.tiny)
+        let manifest = directory.path + "/payment-log.json"
+        let kept = try #require(FileManager.default.contents(atPath: manifest))
+        let second = try await run(Self.tiny, keep: directory.path)
         #expect(second.lines.contains { $0.hasPrefix("reusing the payment log of 200 events") }, "\(second.lines)")
         #expect(!second.lines.contains { $0.hasPrefix("building a log") })
         #expect(second.result.events == first.result.events)
         #expect(second.result.bytesPerEvent == first.result.bytesPerEvent)
+        // Another size in the same directory would build over the kept log: the run stops, naming both sizes.
         var larger = Self.tiny
         larger.logEvents = 300
-        let third = try await run(larger)
-        #expect(third.lines.contains { $0.hasPrefix("building a log of 300") })
-        #expect(third.result.events == 300)
+        let refused = await #expect(throws: BenchError.self) { try await run(larger, keep: directory.path) }
+        let message = refused.map { "\($0)" } ?? ""
+        #expect(message.contains("payment log of 200 events") && message.contains("--events 200"), "\(message)")
+        #expect(message.contains("asks for 300"), "\(message)")
+        #expect(FileManager.default.contents(atPath: manifest) == kept)
+        // The check `paylog bench` makes before any scenario runs: only scenarios reading the log are refused.
+        let early = try BenchRunner(sizes: larger, keep: directory.path)
+        #expect(throws: BenchError.self) { try early.checkKeptPaymentLog(for: [.appendBatched, .scan]) }
+        try early.checkKeptPaymentLog(for: [.appendBatched, .ingest])
+        let third = try await run(Self.tiny, keep: directory.path)
+        #expect(third.lines.contains { $0.hasPrefix("reusing the payment log of 200 events") }, "\(third.lines)")
+        #expect(third.result.bytesPerEvent == first.result.bytesPerEvent)
+        // Another directory builds its own.
+        let other = TemporaryDirectory("paylog-bench-keep-other")
+        defer { other.remove() }
+        let fourth = try await run(larger, keep: other.path)
+        #expect(fourth.lines.contains { $0.hasPrefix("building a log of 300") })
+        #expect(fourth.result.events == 300)
     }
 
     @Test("scenario names parse, and an unknown one is refused with the known names")
