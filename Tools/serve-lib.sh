@@ -7,6 +7,7 @@ ensure_binary() {
     if [ ! -x "$BIN" ]; then
         [ -z "${PAYLOG_BIN:-}" ] || fail "PAYLOG_BIN=$BIN is not an executable"
         say "building $BIN"
+        "$ROOT/Tools/ensure-deps.sh"
         swift build -c release --product paylog
     fi
     case "$BIN" in /*) ;; *) BIN="$ROOT/$BIN" ;; esac
