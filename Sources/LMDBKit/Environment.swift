@@ -35,6 +35,8 @@ public final class Environment: @unchecked Sendable {
     private let growthCount = Atomic<Int>(0)
     /// Where the map of `data.mdb` lies, and the map size it was found for (see ``releaseMappedPages()``).
     private let mapRanges = Mutex<(size: Int, ranges: [(start: UInt, end: UInt)])>((0, []))
+    /// Where the budget thread releases the map next (see ``sweepMappedPages(over:)``).
+    private let mapSweep: Mutex<MapSweep>
 
     /// The directory the environment lives in.
     public let path: String
@@ -82,9 +84,11 @@ public final class Environment: @unchecked Sendable {
         self.mapSizeValue = Atomic(info.me_mapsize)
         self.staleReadersCleared = Int(dead)
         self.mappedMemoryBudget = options.mappedMemoryBudget
+        let slice = max(1 << 20, (options.mappedMemoryBudget ?? 0) / 8)
+        self.mapSweep = Mutex(MapSweep(slice: slice / Environment.pageSize * Environment.pageSize))
         if let budget = options.mappedMemoryBudget {
             governor = MappedMemoryGovernor.start { [weak self] in
-                self?.releaseMappedPages(ifResidentFileBytesAbove: budget) ?? false
+                self?.sweepMappedPages(over: budget) ?? false
             }
         }
     }
@@ -252,12 +256,7 @@ public final class Environment: @unchecked Sendable {
     public func releaseMappedPages(from start: UInt, to end: UInt) -> Bool {
         lock.withShared {
             guard !isClosed, start < end else { return false }
-            // The map moves only when it is resized, which needs the exclusive lock: look it up once per size.
-            let size = mapSizeValue.load(ordering: .relaxed)
-            let ranges = mapRanges.withLock { cached in
-                if cached.size != size { cached = (size, Environment.mappedRanges(of: canonicalPath + "/data.mdb")) }
-                return cached.ranges
-            }
+            let ranges = currentMapRanges()
             let page = UInt(Environment.pageSize)
             for range in ranges {
                 let low = max(range.start, start / page * page)
@@ -266,6 +265,55 @@ public final class Environment: @unchecked Sendable {
                 _ = madvise(address, Int(high - low), MADV_DONTNEED)
             }
             return true
+        }
+    }
+
+    /// The budget thread's release: when the process's resident file-backed memory is over `budget` bytes,
+    /// releases the map one slice at a time from where the last release stopped (``MapSweep``), until it is at
+    /// most three quarters of `budget` or the used part of the map was gone round once. Returns whether it
+    /// released anything. The quarter of room keeps the thread from releasing on every look at the budget's edge.
+    private func sweepMappedPages(over budget: Int) -> Bool {
+        guard Environment.residentFileBytes(over: budget) else { return false }
+        return lock.withShared {
+            guard !isClosed else { return false }
+            let ranges = currentMapRanges()
+            var info = MDB_envinfo()
+            mdb_env_info(env, &info)
+            var stat = MDB_stat()
+            mdb_env_stat(env, &stat)
+            let mapped = ranges.reduce(0) { $0 + Int($1.end - $1.start) }
+            let used = min(mapped, (info.me_last_pgno + 1) * Int(stat.ms_psize))
+            let target = budget / 4 * 3
+            let slices = mapSweep.withLock { sweep in
+                sweep.sweep(usedBytes: used, isOverTarget: { Environment.residentFileBytes(over: target) }) {
+                    Environment.release(ranges, offset: $0, length: $1)
+                }
+            }
+            return slices > 0
+        }
+    }
+
+    /// Where the map of `data.mdb` lies. Called with the shared lock held: the map moves only when it is resized,
+    /// which needs the exclusive lock, so it is looked up in `/proc/self/maps` once per map size.
+    private func currentMapRanges() -> [(start: UInt, end: UInt)] {
+        let size = mapSizeValue.load(ordering: .relaxed)
+        return mapRanges.withLock { cached in
+            if cached.size != size { cached = (size, Environment.mappedRanges(of: canonicalPath + "/data.mdb")) }
+            return cached.ranges
+        }
+    }
+
+    /// Releases the bytes `offset..<offset + length` of the map lying in `ranges` (taken end to end), page-aligned.
+    private static func release(_ ranges: [(start: UInt, end: UInt)], offset: Int, length: Int) {
+        var base = 0
+        for range in ranges {
+            let size = Int(range.end - range.start)
+            let low = max(offset, base)
+            let high = min(offset + length, base + size)
+            if low < high, let address = UnsafeMutableRawPointer(bitPattern: range.start + UInt(low - base)) {
+                _ = madvise(address, high - low, MADV_DONTNEED)
+            }
+            base += size
         }
     }
 

@@ -13,8 +13,10 @@ public struct EnvironmentOptions: Sendable, Hashable {
     public var noSync: Bool
     /// The file mode of created database files.
     public var fileMode: UInt32
-    /// When set, a thread of the environment looks every 5 ms at the process's resident file-backed memory and
-    /// releases the map's pages (``Environment/releaseMappedPages()``) when it is above this many bytes; nil: never.
+    /// When set, a thread of the environment looks every 5 ms at the process's resident file-backed memory and,
+    /// when it is above this many bytes, releases the map's pages a slice at a time from where it last stopped until
+    /// it is at most three quarters of it (`madvise(MADV_DONTNEED)`, as ``Environment/releaseMappedPages()``); nil:
+    /// never.
     /// Every page read through the map stays in the resident set until released, so without a budget a process
     /// reading a large file grows towards the file's size — fast where the kernel maps a whole large page-cache
     /// folio, up to megabytes, on each touch. Releasing costs nothing recorded: the pages come back from the page

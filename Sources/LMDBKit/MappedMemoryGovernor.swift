@@ -8,7 +8,8 @@ import Darwin
 
 /// A thread that keeps the pages an ``Environment`` has mapped under its ``EnvironmentOptions/mappedMemoryBudget``:
 /// every few milliseconds it reads the process's resident file-backed memory (one `pread` of `/proc/self/statm`)
-/// and, when it is over the budget, releases the map's pages (``Environment/releaseMappedPages()``).
+/// and, when it is over the budget, releases the map's pages a slice at a time (``MapSweep``) until it is back
+/// under three quarters of it.
 ///
 /// Why a thread rather than checks between transactions: one transaction can touch thousands of pages scattered
 /// over the file — an ingest batch of 8,192 lines, or the `mdb_drop` of a superseded view when a store opens — and
