@@ -3,6 +3,7 @@ import Foundation
 import Metrics
 import PaylogStore
 import Prometheus
+import Synchronization
 
 /// The service's metrics, recorded through swift-metrics into a Prometheus registry of its own (so several
 /// servers in one test process do not share counters) and served as text at `/metrics`.
@@ -16,10 +17,14 @@ import Prometheus
 /// | `paylog_projection_lag_events` | gauge | `projection` |
 /// | `paylog_findings_total` | counter | `rule`, `severity` |
 /// | `paylog_events_appended_total` | counter | `endpoint` |
+/// | `paylog_mapped_memory_budget_bytes` | gauge | — |
+/// | `paylog_mapped_memory_releases_total` | counter | — |
 public final class ServiceMetrics: Sendable {
     /// The registry `/metrics` prints.
     public let registry: PrometheusCollectorRegistry
     let factory: PrometheusMetricsFactory
+    /// The store's budget releases already added to `paylog_mapped_memory_releases_total`.
+    private let releasesCounted = Mutex(0)
 
     /// A fresh registry and factory.
     public init() {
@@ -63,8 +68,17 @@ public final class ServiceMetrics: Sendable {
         store.writerStatistics.observeGroupCommits { size in recorder.record(size) }
     }
 
-    /// The Prometheus text exposition, with the projection lag read now.
+    /// The Prometheus text exposition, with the projection lag and the mapped-memory figures read now.
     func exposition(store: EventStore) -> String {
+        Gauge(label: "paylog_mapped_memory_budget_bytes", dimensions: [], factory: factory)
+            .record(Double(store.mappedMemoryBudget ?? 0))
+        let releases = store.mappedMemoryReleases
+        let newReleases = releasesCounted.withLock { counted in
+            defer { counted = max(counted, releases) }
+            return max(0, releases - counted)
+        }
+        Counter(label: "paylog_mapped_memory_releases_total", dimensions: [], factory: factory)
+            .increment(by: newReleases)
         if let lag = try? store.projectionLag() {
             for (projection, events) in lag {
                 Gauge(label: "paylog_projection_lag_events", dimensions: [("projection", projection)], factory: factory)

@@ -91,6 +91,15 @@ public final class EventStore: Sendable {
     /// The LMDB environment's current map size in bytes.
     public var mapSize: Int { environment.mapSize }
 
+    /// The resident file-backed memory above which the store releases the log's mapped pages
+    /// (``EnvironmentOptions/mappedMemoryBudget``); nil: the store keeps every page it read mapped.
+    public var mappedMemoryBudget: Int? { environment.mappedMemoryBudget }
+
+    /// How many times the store's budget thread has released mapped pages since it opened (0 without a budget).
+    /// Releases several times a second while busy mean the working set is larger than the budget: random reads
+    /// then fault most of their pages back in (Docs/operations.md, *Memory*).
+    public var mappedMemoryReleases: Int { environment.budgetReleases }
+
     // MARK: Appending
 
     /// Appends `events` to `streamID` atomically, after checking `expected`, and returns once they are on disk.

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import LMDBKit
 import PaylogDomain
 import PaylogStore
 
@@ -22,9 +23,14 @@ public struct PaymentWorkflow: Sendable {
     }
 
     /// Opens the store at `path` with the views this workflow needs, compressing payloads with
-    /// ``PaymentPayloadDictionary``.
-    public static func openStore(at path: String) throws(EventStoreError) -> EventStore {
-        try EventStore(path: path, projections: [PaymentsProjection()], payloadDictionary: PaymentPayloadDictionary.bytes)
+    /// ``PaymentPayloadDictionary``, and keeping the log's mapped pages under `mappedMemoryBudget` bytes (nil: no
+    /// budget; see ``EventStore/defaultMappedMemoryBudget``).
+    public static func openStore(
+        at path: String, mappedMemoryBudget: Int? = EventStore.defaultMappedMemoryBudget
+    ) throws(EventStoreError) -> EventStore {
+        try EventStore(
+            path: path, options: EnvironmentOptions(mappedMemoryBudget: mappedMemoryBudget),
+            projections: [PaymentsProjection()], payloadDictionary: PaymentPayloadDictionary.bytes)
     }
 
     /// Records `command` on payment `paymentID`, observed at `observedAt`. `evidence` identifies the

@@ -11,11 +11,17 @@ struct PaylogProcess {
 
     static func binary() throws -> String { try BuiltProduct.path("paylog") }
 
-    /// Runs `paylog` (or `executable`, say a shell that runs it under limits) with `arguments`.
-    static func run(_ arguments: [String], stdin: String? = nil, executable: String? = nil) throws -> Result {
+    /// Runs `paylog` (or `executable`, say a shell that runs it under limits) with `arguments`, and `environment`
+    /// added to this process's.
+    static func run(
+        _ arguments: [String], stdin: String? = nil, executable: String? = nil, environment: [String: String] = [:]
+    ) throws -> Result {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: try executable ?? binary())
         process.arguments = arguments
+        if !environment.isEmpty {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        }
         let out = Pipe()
         let err = Pipe()
         process.standardOutput = out

@@ -17,19 +17,29 @@ struct ServiceHarness: Sendable {
     /// Keys by role: `ingest`, `read`, `audit` (read+audit), `admin`.
     let keys: [String: String]
 
-    init(configure: (inout ServiceConfiguration) -> Void = { _ in }) throws {
-        try self.init(directory: TemporaryDirectory("paylog-service"), keys: nil, configure: configure)
+    init(
+        mappedMemoryBudget: Int? = EventStore.defaultMappedMemoryBudget,
+        configure: (inout ServiceConfiguration) -> Void = { _ in }
+    ) throws {
+        try self.init(
+            directory: TemporaryDirectory("paylog-service"), keys: nil, mappedMemoryBudget: mappedMemoryBudget,
+            configure: configure)
     }
 
     /// A harness over the store a previous harness left at `storePath`, with its keys.
     init(reopening storePath: String, keys: [String: String]) throws {
         let parent = (storePath as NSString).deletingLastPathComponent
-        try self.init(directory: TemporaryDirectory(existing: parent), keys: keys, configure: { _ in })
+        try self.init(
+            directory: TemporaryDirectory(existing: parent), keys: keys,
+            mappedMemoryBudget: EventStore.defaultMappedMemoryBudget, configure: { _ in })
     }
 
-    private init(directory: TemporaryDirectory, keys existing: [String: String]?, configure: (inout ServiceConfiguration) -> Void) throws {
+    private init(
+        directory: TemporaryDirectory, keys existing: [String: String]?, mappedMemoryBudget: Int?,
+        configure: (inout ServiceConfiguration) -> Void
+    ) throws {
         self.directory = directory
-        store = try PaymentWorkflow.openStore(at: directory.path + "/store")
+        store = try PaymentWorkflow.openStore(at: directory.path + "/store", mappedMemoryBudget: mappedMemoryBudget)
         database = try ServiceDatabase(storePath: directory.path + "/store")
         let keyStore = APIKeyStore(database: database)
         var keys: [String: String] = existing ?? [:]
