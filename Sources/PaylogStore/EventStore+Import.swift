@@ -20,8 +20,7 @@ extension EventStore {
                             position: event.position,
                             reason: "the store's next position is \(head.position + 1); import into an empty store, in order")
                     }
-                    let headKey = StoreKeys.streamHead(event.streamID)
-                    let version = try txn.value(for: headKey, in: databases.heads).map { StoreKeys.readUInt64($0) } ?? 0
+                    let version = try StreamTail.read(event.streamID, in: txn, databases: databases).version
                     guard event.version == version + 1 else {
                         throw EventStoreError.importMismatch(
                             position: event.position, reason: "stream \(event.streamID) is at version \(version), the event says \(event.version)")
@@ -39,7 +38,6 @@ extension EventStore {
                     try Writer.put(
                         value: value, id: event.id, streamID: event.streamID, version: event.version,
                         position: event.position, in: txn, databases: databases)
-                    try txn.put(StoreKeys.bigEndian(event.version) + StoreKeys.event(event.position), for: headKey, in: databases.heads)
                     head = ChainHead(position: event.position, hash: hash)
                     try Writer.applyProjections(event, in: txn, databases: databases)
                 }

@@ -201,7 +201,7 @@ public final class EventStore: Sendable {
     /// The stream's last version, or 0 when the stream does not exist.
     public func version(of streamID: String) throws(EventStoreError) -> UInt64 {
         try reading { txn in
-            try txn.value(for: StoreKeys.streamHead(streamID), in: databases.heads).map { StoreKeys.readUInt64($0) } ?? 0
+            try StreamTail.read(streamID, in: txn, databases: databases).version
         }
     }
 
@@ -238,9 +238,9 @@ public final class EventStore: Sendable {
         _ streamID: String, from: UInt64? = nil, direction: ReadDirection = .forward, limit: Int = .max
     ) throws(EventStoreError) -> [RecordedEvent] {
         try reading { txn in
-            // `heads` says where the stream ends; `versions` holds its positions in chunks of 64 versions.
-            let head = try txn.value(for: StoreKeys.streamHead(streamID), in: databases.heads)
-            let last = head.map { StoreKeys.readUInt64($0) } ?? 0
+            // `versions` holds the stream's positions in chunks of 64 versions; its last chunk says where it ends.
+            let tail = try StreamTail.read(streamID, in: txn, databases: databases)
+            let last = tail.version
             var events: [RecordedEvent] = []
             var version: UInt64
             switch direction {
@@ -253,9 +253,9 @@ public final class EventStore: Sendable {
                     value.map { value in (0..<(value.count / 8)).map { StoreKeys.readUInt64(value, at: $0 * 8) } } ?? []
                 }
                 guard index < positions.count else {
-                    // Named by the stream's last position (from `heads`): the index, not a record, is what is damaged.
+                    // Named by the stream's last position: the index, not a record, is what is damaged.
                     throw EventStoreError.corruptRecord(
-                        position: head.map { StoreKeys.readUInt64($0, at: 8) } ?? 0,
+                        position: tail.position,
                         reason: "stream \(streamID) reaches version \(last) but its versions index stops before \(version)")
                 }
                 let indices = direction == .forward
@@ -498,8 +498,9 @@ public final class EventStore: Sendable {
                     throw EventStoreError.unsupportedFormat(found: format, supported: StoreKeys.currentFormat)
                 }
                 // Format 1 → 2 rewrites an index, never `events`; 2 → 3 changes nothing stored (format 3 only adds
-                // compressed records and the dictionaries they need).
+                // compressed records and the dictionaries they need); 3 → 4 deletes the `heads` index.
                 if format == 1 { try FormatMigration.moveStreamIndex(txn) }
+                try FormatMigration.dropHeads(txn)
             }
             if format != StoreKeys.currentFormat {
                 let current = StoreKeys.currentFormat

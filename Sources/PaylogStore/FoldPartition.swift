@@ -5,8 +5,9 @@ import LMDBKit
 /// the thread that runs it.
 ///
 /// A stream is finished — its state turned into rows and dropped — as soon as its last event up to the snapshot
-/// is folded (the `heads` index gives each stream's last version when the stream is first seen), so memory
-/// holds only the streams open at the current position: in a payment log, those whose events straddle it.
+/// is folded (``StreamEnds``, or the stream's last `versions` entry, gives each stream's last version when the
+/// stream is first seen), so memory holds only the streams open at the current position: in a payment log, those
+/// whose events straddle it.
 /// A stream first seen at a version above 1 began in an earlier range and is left to that range's partition;
 /// streams still open at the end of a range that is not the last are folded again on their own, through the
 /// `versions` index (in a payment log, the few hundred whose events straddle the boundary).
@@ -55,7 +56,8 @@ final class FoldPartition: @unchecked Sendable {
 
     /// Reads this partition's range of the log and folds the streams that begin in it, handing the rows to
     /// `sorter`; `progress` gets the number of events read after each page.
-    /// `ends`, when given, tells where each stream ends; streams it cannot tell are looked up in `heads`.
+    /// `ends`, when given, tells where each stream ends; streams it cannot tell are looked up in `versions`
+    /// (``StreamTail``).
     func run(
         _ environment: Environment, _ databases: StoreDatabases, ends: StreamEnds?, sorter: IndexRowSorter,
         progress: (UInt64) -> Void
@@ -74,12 +76,12 @@ final class FoldPartition: @unchecked Sendable {
         var reported = next
         var readInRange: UInt64 = 0
         // The addresses of the log values read since the map was last released: released first when over
-        // budget, so that the pages still wanted (`heads`, the B-trees' branch pages) stay mapped.
+        // budget, so that the pages still wanted (`versions`, the B-trees' branch pages) stay mapped.
         var low = UInt.max
         var high: UInt = 0
         // The budget is looked at after `checkEvery` new pages of the log were touched (a page of values read
         // after one of another page: a possible fault, mapping up to 64 KiB around it; about ten events each),
-        // or `heads` lookups (a random read, which may map a large folio of up to 512 KiB) — so at most about
+        // or stream tail lookups (a random read, which may map a large folio of up to 512 KiB) — so at most about
         // 2 MiB (or 16 MiB of folios) is mapped between two looks. Reading `/proc/self/statm` every 64 events
         // was 1 % of a replay's samples.
         let checkEvery = 32
@@ -155,7 +157,8 @@ final class FoldPartition: @unchecked Sendable {
 
     /// Folds one event into its stream's state, opening the stream at its first event and finishing it at its
     /// last; returns false for an event of a stream this partition does not fold. `openSlot` is the stream's slot
-    /// when it is open (found as the record was read). A `heads` lookup counts in `touched` as a new page.
+    /// when it is open (found as the record was read). A stream tail lookup (``StreamTail``) counts in `touched` as a
+    /// new page.
     private func fold(
         _ event: FoldEvent, _ openSlot: Int?, _ streams: inout OpenStreams, _ folder: any StreamFolder,
         _ rows: inout ViewRows, _ ends: StreamEnds?, _ touched: inout Int, _ txn: borrowing Transaction,
@@ -175,16 +178,13 @@ final class FoldPartition: @unchecked Sendable {
                     position: event.position, reason: "stream \(id) is first seen at version \(event.version), not 1")
             }
             let lastVersion: UInt64?
-            switch ends?.lookup(id) ?? .askHeads {
+            switch ends?.lookup(id) ?? .askVersions {
             case .lastVersion(let version): lastVersion = version
             case .pastSnapshot: lastVersion = nil
-            case .askHeads:
+            case .askVersions:
                 touched += 1
-                lastVersion = try txn.withValue(for: StoreKeys.streamHead(id), in: databases.heads) { head -> UInt64? in
-                    // `heads` values: the stream's version, then the position of its last event (8 bytes each).
-                    guard let head, head.count >= 16, StoreKeys.readUInt64(head, at: 8) <= snapshot else { return nil }
-                    return StoreKeys.readUInt64(head)
-                }
+                let tail = try StreamTail.read(id, in: txn, databases: databases)
+                lastVersion = tail.version > 0 && tail.position <= snapshot ? tail.version : nil
             }
             slot = streams.open(id, lastVersion: lastVersion)
         }

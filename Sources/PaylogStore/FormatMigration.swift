@@ -58,4 +58,12 @@ enum FormatMigration {
         try flush(txn)
         try txn.deleteDatabase(old)
     }
+
+    /// Formats 1–3 → 4: deletes `heads` (stream id → last version · last position). Every stream's last `versions`
+    /// entry says the same (``StreamTail``), so nothing is lost; only the database's pages are freed. Its leaves
+    /// are not read: LMDB frees them from their branch pages.
+    static func dropHeads(_ txn: borrowing Transaction) throws {
+        guard let heads = try txn.openDatabase(StoreDatabases.formatThreeHeadsName, create: false) else { return }
+        try txn.deleteDatabase(heads)
+    }
 }

@@ -155,13 +155,13 @@ final class LogOrderBuild<Projection: StreamFoldingProjection>: @unchecked Senda
         sorters[part].sortInMemoryRows()
     }
 
-    /// Starts reading the log file into the page cache in file order when it fits (``LogPrefetch``): the `heads`
+    /// Starts reading the log file into the page cache in file order when it fits (``LogPrefetch``): the `versions`
     /// walk and the fold then find most pages cached instead of reading each from disk.
     private func startPrefetch(_ environment: Environment) -> LogPrefetch? {
         LogPrefetch.start(path: environment.path + "/data.mdb")
     }
 
-    /// Where every stream ends, read from `heads` once (nil when the table would be over `streamEndsBytes`).
+    /// Where every stream ends, read from `versions` once (nil when the table would be over `streamEndsBytes`).
     private func readStreamEnds(_ environment: Environment, _ databases: StoreDatabases) throws -> StreamEnds? {
         guard streamEndsBytes > 0 else { return nil }
         return try StreamEnds.read(

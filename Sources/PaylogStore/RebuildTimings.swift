@@ -3,7 +3,7 @@
 /// `paylog rebuild-views` prints and `paylog bench --scenario replay` reports, so that a slow rebuild can be placed
 /// without a profiler (Docs/performance.md). Summed over the projections rebuilt.
 public struct RebuildTimings: Sendable, Equatable {
-    /// Reading where each stream ends (the `heads` index) before the fold.
+    /// Reading where each stream ends (the last `versions` entry of each) before the fold.
     public var streamEnds: Double = 0
     /// Folding the log on its threads, each thread then sorting the rows it still holds in memory.
     public var fold: Double = 0

@@ -7,8 +7,6 @@ struct StoreDatabases: Sendable {
     /// `versions`: stream id + NUL + chunk number → the positions of the chunk's versions
     /// (``StoreKeys/versionsKey(_:chunk:)``).
     let versions: Database
-    /// stream id → last version + last position.
-    let heads: Database
     /// event id (16 bytes) → position.
     let ids: Database
     /// `head`, `format` → values.
@@ -23,7 +21,6 @@ struct StoreDatabases: Sendable {
     init(environment: Environment, projections: [any InlineProjection], payloads: PayloadDictionaries) throws {
         events = try environment.openDatabase("events")
         versions = try environment.openDatabase(StoreDatabases.versionsName)
-        heads = try environment.openDatabase("heads")
         ids = try environment.openDatabase("ids")
         meta = try environment.openDatabase(StoreDatabases.metaName)
         self.projections = projections
@@ -34,6 +31,8 @@ struct StoreDatabases: Sendable {
     static let versionsName = "versions"
     /// The name of the database holding the log format and the chain head.
     static let metaName = "meta"
+    /// The name of formats 1–3's stream heads (stream id → last version · last position), deleted on open.
+    static let formatThreeHeadsName = "heads"
     /// The name of format 1's stream index (stream id · NUL · version → position), migrated away on open.
     static let formatOneStreamsName = "streams"
 }

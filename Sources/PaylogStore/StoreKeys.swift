@@ -2,7 +2,7 @@ import Foundation
 
 /// The byte layout of every LMDB key and small value the store writes. See Docs/storage.md.
 enum StoreKeys {
-    /// The largest stream id in UTF-8 bytes; keeps `versions` and `heads` keys under LMDB's 511-byte key limit.
+    /// The largest stream id in UTF-8 bytes; keeps `versions` keys under LMDB's 511-byte key limit.
     static let maximumStreamIDBytes = 200
 
     /// `meta` key of the chain head: position (8 bytes BE) + hash (32 bytes).
@@ -12,8 +12,10 @@ enum StoreKeys {
     /// The log format this build writes and reads. Format 1 kept the stream index as one `streams` entry per
     /// event; opening such a store migrates it (``FormatMigration``). Format 3 added records whose payload is
     /// stored compressed (``compressedRecordFormatByte``) and the `payload-dictionary/` entries they need; a
-    /// format-2 store becomes format 3 on open, its records untouched.
-    static let currentFormat: UInt32 = 3
+    /// format-2 store becomes format 3 on open, its records untouched. Format 4 dropped the `heads` database (stream
+    /// id → last version and position): a stream's last `versions` entry says the same (``StreamTail``), and an
+    /// append no longer writes it; opening a store of formats 1–3 deletes `heads`.
+    static let currentFormat: UInt32 = 4
     /// The oldest log format this build migrates from.
     static let oldestMigratableFormat: UInt32 = 1
     /// The first byte of an `events` value whose payload is stored as the caller gave it (field 12).
@@ -44,6 +46,13 @@ enum StoreKeys {
 
     static func readUInt64(_ bytes: [UInt8], at offset: Int = 0) -> UInt64 {
         bytes.withUnsafeBytes { readUInt64($0, at: offset) }
+    }
+
+    @inline(__always)
+    static func readUInt32(_ bytes: UnsafeRawBufferPointer, at offset: Int = 0) -> UInt32 {
+        var value: UInt32 = 0
+        for index in offset..<(offset + 4) { value = value << 8 | UInt32(bytes[index]) }
+        return value
     }
 
     /// `events` key: the global position, big-endian so keys sort in log order.
@@ -91,9 +100,6 @@ enum StoreKeys {
 
     /// `ids` key: the event id's 16 raw UUID bytes.
     static func eventID(_ id: UUID) -> [UInt8] { withUnsafeBytes(of: id.uuid) { Array($0) } }
-
-    /// `heads` key: the stream id bytes.
-    static func streamHead(_ streamID: String) -> [UInt8] { Array(streamID.utf8) }
 
     /// Returns the reason a stream id is unusable, or nil.
     static func problem(with streamID: String) -> String? {

@@ -1,19 +1,19 @@
 import LMDBKit
 
-/// The version of every stream's last event up to a rebuild's snapshot, read from `heads` in one pass in key
+/// The version of every stream's last event up to a rebuild's snapshot, read from `versions` in one pass in key
 /// order before the log-order fold, so that the fold need not look each new stream up.
 ///
-/// Why: the fold learns where each stream ends when it first sees it. One `heads` lookup per stream is a random
-/// descent of a B-tree that, at 10 M events (2.5 M payments, a `heads` of about 170 MB), no longer fits the
-/// rebuild's map budget: `perf record -e page-faults` showed nine in ten of the fold's page faults in those
-/// descents, and the budget released the whole map thousands of times to make room for them. One pass in key
-/// order touches each `heads` page once.
+/// Why: the fold learns where each stream ends when it first sees it. One lookup per stream is a random descent
+/// of a B-tree that, at 10 M events (2.5 M payments, an index of about 170 MB), no longer fits the rebuild's map
+/// budget: `perf record -e page-faults` showed nine in ten of the fold's page faults in those descents (in the
+/// `heads` index of formats 1–3), and the budget released the whole map thousands of times to make room for
+/// them. One pass in key order touches each page once.
 ///
 /// The table is an open-addressing hash table of one word per slot: 40 bits of a 64-bit hash of the stream id
 /// (the fingerprint) and 24 bits of value. It holds no ids, so two ids with the same fingerprint on one probe
-/// path are told apart by marking the slot ``Lookup/askHeads``: the fold then looks those up as before. A stream
+/// path are told apart by marking the slot ``Lookup/askVersions``: the fold then looks those up on their own. A stream
 /// whose last event lies past the snapshot (appended during the rebuild) is ``Lookup/pastSnapshot``, and a version
-/// too large for 24 bits is ``Lookup/askHeads`` too. 8 bytes a slot at a load of at most 0.7: about 32 MiB for
+/// too large for 24 bits is ``Lookup/askVersions`` too. 8 bytes a slot at a load of at most 0.7: about 32 MiB for
 /// 2.5 M streams. When the table would exceed `maximumBytes`, ``read(_:_:snapshot:maximumBytes:mappedBudget:)``
 /// returns nil and the fold looks every stream up.
 struct StreamEnds: Sendable {
@@ -23,21 +23,20 @@ struct StreamEnds: Sendable {
         case lastVersion(UInt64)
         /// The stream's last event lies past the snapshot: its end up to the snapshot is not known.
         case pastSnapshot
-        /// The table cannot tell (a shared fingerprint, a version over 24 bits, or a stream not in `heads`):
-        /// look the stream up in `heads`.
-        case askHeads
+        /// The table cannot tell (a shared fingerprint, a version over 24 bits, or a stream not in `versions`):
+        /// look the stream's tail up (``StreamTail``).
+        case askVersions
     }
 
     private static let valueBits: UInt64 = 24
     private static let valueMask: UInt64 = (1 << valueBits) - 1
     /// The value of a stream whose last event lies past the snapshot.
     static let pastSnapshotValue: UInt64 = valueMask
-    /// The value of a stream to look up in `heads`.
-    static let askHeadsValue: UInt64 = valueMask - 1
+    /// The value of a stream to look up on its own.
+    static let askVersionsValue: UInt64 = valueMask - 1
     /// The largest version stored as itself.
     static let largestVersion: UInt64 = valueMask - 2
-    /// The default number of `heads` entries read before they are entered into the table (and the map's budget
-    /// checked).
+    /// The default number of streams read before they are entered into the table (and the map's budget checked).
     static let defaultBatchSize = 4_096
 
     private let slots: [UInt64]
@@ -59,30 +58,48 @@ struct StreamEnds: Sendable {
         return slots
     }
 
-    /// Reads every `heads` entry in key order into a table, `batchSize` entries at a time, releasing the map's
-    /// pages whenever the process's resident file-backed memory passes `mappedBudget` (nil: never). Returns nil
-    /// when the table would take more than `maximumBytes`.
+    /// Reads every `versions` entry in key order into a table, `batchSize` streams at a time, releasing the map's
+    /// pages whenever the process's resident file-backed memory passes `mappedBudget` (nil: never). A stream's
+    /// entries sort together, chunk by chunk, so its last one — the one before the next stream's first — says where
+    /// it ends (``StreamTail``). Returns nil when the table would take more than `maximumBytes`.
     static func read(
         _ environment: Environment, _ databases: StoreDatabases, snapshot: UInt64, maximumBytes: Int, mappedBudget: Int?,
         batchSize: Int = StreamEnds.defaultBatchSize
     ) throws -> StreamEnds? {
         let batchSize = max(batchSize, 1)
         return try environment.read { txn -> StreamEnds? in
-            let streams = try txn.count(databases.heads)
-            let slotCount = slotCount(for: streams)
+            // One entry per 64 versions of a stream: at least one per stream, and in a payment log (a few events
+            // a stream) hardly more.
+            let entries = try txn.count(databases.versions)
+            let slotCount = slotCount(for: entries)
             guard slotCount * MemoryLayout<UInt64>.stride <= maximumBytes else { return nil }
             var slots = [UInt64](repeating: 0, count: slotCount)
             var entered = 0
-            // Entries are gathered in a small batch and entered in a loop of their own: each entry is a random
-            // write into a table of tens of MiB (a cache miss), and a loop doing nothing else overlaps those misses,
+            // Streams are gathered in a small batch and entered in a loop of their own: each is a random write
+            // into a table of tens of MiB (a cache miss), and a loop doing nothing else overlaps those misses,
             // where one interleaved with the cursor's walk waits for each.
             var batch: [(hash: UInt64, value: UInt64)] = []
             batch.reserveCapacity(batchSize)
-            try txn.withCursor(databases.heads) { cursor in
+            // The stream the cursor is in, and what its latest entry says: entered once the next stream's first
+            // entry (or the end) shows that entry was its last.
+            var stream: [UInt8] = []
+            var pending: (hash: UInt64, value: UInt64)?
+            try txn.withCursor(databases.versions) { cursor in
                 var found = try cursor.move(.first)
                 while found {
-                    let entry = cursor.withCurrent { key, head in (hash(key), value(ofHead: head, snapshot: snapshot)) }
-                    batch.append(entry)
+                    cursor.withCurrent { key, positions in
+                        // A key that is not stream id · NUL · chunk names no stream: skipped, as a lookup would.
+                        guard key.count > 5, key[key.count - 5] == 0 else { return }
+                        let id = UnsafeRawBufferPointer(rebasing: key[..<(key.count - 5)])
+                        let chunk = StoreKeys.readUInt32(key, at: key.count - 4)
+                        if pending == nil || !stream.elementsEqual(id) {
+                            if let pending { batch.append(pending) }
+                            stream.removeAll(keepingCapacity: true)
+                            stream.append(contentsOf: id)
+                            pending = (hash(id), 0)
+                        }
+                        pending?.value = value(ofChunk: chunk, positions: positions, snapshot: snapshot)
+                    }
                     if batch.count == batchSize {
                         entered += enter(batch, into: &slots)
                         batch.removeAll(keepingCapacity: true)
@@ -91,18 +108,18 @@ struct StreamEnds: Sendable {
                     found = try cursor.move(.next)
                 }
             }
+            if let pending { batch.append(pending) }
             entered += enter(batch, into: &slots)
             return StreamEnds(slots: slots, count: entered)
         }
     }
 
-    /// The 24-bit value a `heads` entry is kept as. `heads` values: the stream's version, then the position of its
-    /// last event (8 bytes each, big-endian).
-    static func value(ofHead head: UnsafeRawBufferPointer, snapshot: UInt64) -> UInt64 {
-        guard head.count >= 16 else { return askHeadsValue }
-        if StoreKeys.readUInt64(head, at: 8) > snapshot { return pastSnapshotValue }
-        let version = StoreKeys.readUInt64(head)
-        return version <= largestVersion ? version : askHeadsValue
+    /// The 24-bit value a stream's last `versions` entry is kept as: chunk `chunk` holding `positions` (8 bytes
+    /// each, big-endian).
+    static func value(ofChunk chunk: UInt32, positions: UnsafeRawBufferPointer, snapshot: UInt64) -> UInt64 {
+        guard let tail = StreamTail.tail(chunk: chunk, positions: positions) else { return askVersionsValue }
+        if tail.position > snapshot { return pastSnapshotValue }
+        return tail.version <= largestVersion ? tail.version : askVersionsValue
     }
 
     /// What the table knows of stream `id`.
@@ -117,11 +134,11 @@ struct StreamEnds: Sendable {
         var index = Int(truncatingIfNeeded: hash) & mask
         while true {
             let slot = slots[index]
-            if slot == 0 { return .askHeads }
+            if slot == 0 { return .askVersions }
             if slot >> StreamEnds.valueBits == fingerprint {
                 switch slot & StreamEnds.valueMask {
                 case StreamEnds.pastSnapshotValue: return .pastSnapshot
-                case StreamEnds.askHeadsValue: return .askHeads
+                case StreamEnds.askVersionsValue: return .askVersions
                 case let version: return .lastVersion(version)
                 }
             }
@@ -138,7 +155,7 @@ struct StreamEnds: Sendable {
     }
 
     /// Enters one stream into `slots`; a fingerprint already on the probe path makes that slot
-    /// ``Lookup/askHeads``. Returns whether it took an empty slot.
+    /// ``Lookup/askVersions``. Returns whether it took an empty slot.
     static func insert(hash: UInt64, value: UInt64, into slots: inout [UInt64]) -> Bool {
         let fingerprint = fingerprint(hash)
         let mask = slots.count - 1
@@ -150,7 +167,7 @@ struct StreamEnds: Sendable {
                 return true
             }
             if slot >> valueBits == fingerprint {
-                slots[index] = fingerprint << valueBits | askHeadsValue
+                slots[index] = fingerprint << valueBits | askVersionsValue
                 return false
             }
             index = (index + 1) & mask

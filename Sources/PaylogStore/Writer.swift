@@ -238,8 +238,7 @@ final class Writer: @unchecked Sendable {
             }
             return .alreadyRecorded(try alreadyRecorded(request, positions: storedPositions, in: txn, databases: databases))
         }
-        let currentVersion = try txn.value(for: StoreKeys.streamHead(streamID), in: databases.heads)
-            .map { StoreKeys.readUInt64($0) } ?? 0
+        let currentVersion = try StreamTail.read(streamID, in: txn, databases: databases).version
         guard request.expected.accepts(actual: currentVersion) else {
             throw EventStoreError.wrongExpectedVersion(stream: streamID, expected: request.expected, actual: currentVersion)
         }
@@ -247,7 +246,7 @@ final class Writer: @unchecked Sendable {
     }
 
     /// The writes of an append whose checks passed: each event's record and index entries, extending the hash
-    /// chain, the inline projections, the stream's head and the chain head.
+    /// chain, the inline projections and the chain head.
     static func write(
         _ request: AppendRequest, after currentVersion: UInt64, in txn: borrowing Transaction,
         databases: StoreDatabases, head: ChainHead, recordedAt: Timestamp
@@ -271,9 +270,6 @@ final class Writer: @unchecked Sendable {
         try putVersions(
             streamID: streamID, firstVersion: currentVersion + 1, positions: (head.position + 1)...chain.position,
             in: txn, databases: databases)
-        try txn.put(
-            StoreKeys.bigEndian(version) + StoreKeys.bigEndian(chain.position), for: StoreKeys.streamHead(streamID),
-            in: databases.heads)
         // The chain head and the live views' checkpoints are saved once, when the transaction's appends are done
         // (``saveHead(_:in:databases:)``).
         return (
@@ -286,7 +282,7 @@ final class Writer: @unchecked Sendable {
 
     /// Writes one event's record straight into the page LMDB reserves for it (no buffer of its own, hashed in
     /// place) and its `ids` index entry, and returns its chain hash. The caller writes the append's `versions`
-    /// entries (``putVersions(streamID:firstVersion:positions:in:databases:)``), `heads` and the chain head. When
+    /// entries (``putVersions(streamID:firstVersion:positions:in:databases:)``) and the chain head. When
     /// it throws, `txn` may hold part of the writes: the caller aborts it.
     static func put(
         _ event: NewEvent, streamID: String, version: UInt64, position: UInt64, recordedAt: Timestamp,
@@ -310,8 +306,8 @@ final class Writer: @unchecked Sendable {
         }
     }
 
-    /// Writes one already encoded record and its `versions` and `ids` index entries (the caller updates `heads` and
-    /// the chain head).
+    /// Writes one already encoded record and its `versions` and `ids` index entries (the caller updates the chain
+    /// head).
     static func put(
         value: [UInt8], id: UUID, streamID: String, version: UInt64, position: UInt64,
         in txn: borrowing Transaction, databases: StoreDatabases

@@ -4,12 +4,17 @@ import PaylogStore
 import TestSupport
 import Testing
 
-/// Stores written in log format 1 (the stream index as one `streams` entry per event) opened by today's build.
-/// The fixture is `mdb_dump -a` of the golden demo log imported by the format-1 build (commit 0be10bf).
+/// Stores written in older log formats opened by today's build: format 1 (the stream index as one `streams` entry
+/// per event) and format 3 (with a `heads` database, which format 4 folded into `versions`). The fixtures are
+/// `mdb_dump -a` of the golden demo log imported by the format-1 build (commit 0be10bf) and by the format-3 build
+/// (commit 6602e51).
 @Suite("Log format migration")
 struct FormatMigrationTests {
     static let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("Golden/demo-40.format-1.mdb-dump")
+
+    static let formatThreeFixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Golden/demo-40.format-3.mdb-dump")
 
     static func dump() throws -> MDBDump {
         try MDBDump(String(contentsOf: fixture, encoding: .utf8))
@@ -74,9 +79,56 @@ struct FormatMigrationTests {
         #expect(try store.readStream(stream, from: last + 1).map(\.version) == [last + 1])
         store.close()
 
-        #expect(try Self.format(at: dir.path) == [0, 0, 0, 3])
+        #expect(try Self.format(at: dir.path) == [0, 0, 0, 4])
         #expect(try !Self.databaseExists("streams", at: dir.path))
+        #expect(try !Self.databaseExists("heads", at: dir.path))
         #expect(try Self.databaseExists("versions", at: dir.path))
+    }
+
+    @Test("a format-3 store opens as format 4: `heads` is deleted, every stream ends where it said, `events` is untouched")
+    func dropsHeads() async throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        let dump = try MDBDump(String(contentsOf: Self.formatThreeFixture, encoding: .utf8))
+        try dump.load(into: dir.path)
+        #expect(try Self.format(at: dir.path) == [0, 0, 0, 3])
+        // `heads` values: last version · last position, 8 bytes each.
+        let heads = try #require(dump.sections.first { $0.name == "heads" }).entries.map { key, value in
+            (stream: String(decoding: key, as: UTF8.self), version: value[..<8].reduce(UInt64(0)) { $0 << 8 | UInt64($1) },
+             position: value[8...].reduce(UInt64(0)) { $0 << 8 | UInt64($1) })
+        }
+        #expect(heads.count == 40)
+        let events = try #require(dump.sections.first { $0.name == "events" }).entries
+        #expect(events.count == 161)
+
+        let store = try EventStore(path: dir.path)
+        for head in heads {
+            #expect(try store.version(of: head.stream) == head.version)
+            let stream = try store.readStream(head.stream)
+            #expect(stream.map(\.version) == Array(1...head.version))
+            #expect(stream.last?.position == head.position)
+        }
+        let chain = try store.verifyChain()
+        #expect(chain.isIntact && chain.eventsChecked == 161)
+        // Expected-version checks read the stream's end from `versions` now.
+        let first = try #require(heads.first)
+        await #expect(throws: EventStoreError.self) {
+            _ = try await store.append([StoreFixtures.event()], to: first.stream, expecting: .exact(first.version - 1))
+        }
+        let appended = try await store.append([StoreFixtures.event()], to: first.stream, expecting: .exact(first.version))
+        #expect(appended.positions == 162...162 && appended.versions == (first.version + 1)...(first.version + 1))
+        store.close()
+
+        #expect(try Self.format(at: dir.path) == [0, 0, 0, 4])
+        #expect(try !Self.databaseExists("heads", at: dir.path))
+        let environment = try Environment(path: dir.path)
+        defer { environment.close() }
+        let stored = try environment.read { txn in
+            try txn.entries(of: #require(try txn.openDatabase("events", create: false)))
+        }
+        #expect(stored.count == 162)
+        #expect(stored.prefix(161).map(\.key) == events.map(\.key))
+        #expect(stored.prefix(161).map(\.value) == events.map(\.value), "the evidence is byte for byte as format 3 stored it")
     }
 
     @Test(
@@ -121,7 +173,7 @@ struct FormatMigrationTests {
             try txn.put([0, 0, 0, 9], for: Array("format".utf8), in: meta)
         }
         environment.close()
-        #expect(throws: EventStoreError.unsupportedFormat(found: 9, supported: 3)) { _ = try EventStore(path: dir.path) }
+        #expect(throws: EventStoreError.unsupportedFormat(found: 9, supported: 4)) { _ = try EventStore(path: dir.path) }
         #expect(try !Self.databaseExists("events", at: dir.path))
         #expect(try !Self.databaseExists("versions", at: dir.path))
     }

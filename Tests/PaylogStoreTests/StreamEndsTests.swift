@@ -3,12 +3,12 @@ import Foundation
 import TestSupport
 import Testing
 
-/// The table of stream ends the log-order fold reads instead of looking each new stream up in `heads`: wherever
-/// it answers, it must answer what `heads` says; where it cannot, it must say so.
-@Suite("Stream ends read from heads")
+/// The table of stream ends the log-order fold reads instead of looking each new stream up on its own: wherever
+/// it answers, it must answer what the stream's last `versions` entry says; where it cannot, it must say so.
+@Suite("Stream ends read from versions")
 struct StreamEndsTests {
     @Test(
-        "every stream's answer is its heads version, or past the snapshot when appended to after it, however the read is batched",
+        "every stream's answer is its last version, or past the snapshot when appended to after it, however the read is batched",
         arguments: [7, StreamEnds.defaultBatchSize])
     func sameAsHeads(batchSize: Int) async throws {
         let dir = TemporaryDirectory()
@@ -22,6 +22,13 @@ struct StreamEndsTests {
             let size = Int.random(in: 1...3, using: &generator)
             _ = try await store.append((0..<size).map { _ in StoreFixtures.event("Tick", "x") }, to: stream)
             versions[stream, default: 0] += UInt64(size)
+        }
+        // Streams of several `versions` chunks, one ending exactly at a chunk's end: only the last chunk counts.
+        for (stream, sizes) in [("long-64", [64]), ("long-130", [50, 50, 30]), ("long-65", [63, 2])] {
+            for size in sizes {
+                _ = try await store.append((0..<size).map { _ in StoreFixtures.event("Tick", "x") }, to: stream)
+            }
+            versions[stream] = UInt64(sizes.reduce(0, +))
         }
         let snapshot = try store.lastPosition()
         let later = ["pay-1", "pay-2", "pay-3"].filter { versions[$0] != nil }
@@ -37,7 +44,7 @@ struct StreamEndsTests {
             #expect(ends.lookup(stream) == expected, "\(stream)")
         }
         #expect(ends.lookup("pay-new") == .pastSnapshot)
-        #expect(ends.lookup("never-written") == .askHeads)
+        #expect(ends.lookup("never-written") == .askVersions)
     }
 
     @Test("a table over its memory limit is not built; the fold then looks streams up")
@@ -56,7 +63,7 @@ struct StreamEndsTests {
         #expect(over == nil)
     }
 
-    @Test("ids sharing a fingerprint: one met on its probe path is sent to heads; one with its own earlier slot is not")
+    @Test("ids sharing a fingerprint: one met on its probe path is looked up; one with its own earlier slot is not")
     func sharedFingerprint() {
         var slots = [UInt64](repeating: 0, count: 16)
         let first: UInt64 = 0xABCD_EF01_2345_6703  // home slot 3
@@ -68,26 +75,31 @@ struct StreamEndsTests {
         #expect(StreamEnds.insert(hash: other, value: 9, into: &slots))
         #expect(!StreamEnds.insert(hash: sameHome, value: 2, into: &slots), "it meets the first one's slot")
         let ends = StreamEnds(slots: slots, count: 3)
-        #expect(ends.lookup(hash: first) == .askHeads)
-        #expect(ends.lookup(hash: sameHome) == .askHeads)
+        #expect(ends.lookup(hash: first) == .askVersions)
+        #expect(ends.lookup(hash: sameHome) == .askVersions)
         #expect(ends.lookup(hash: neighbour) == .lastVersion(5), "its own slot comes first on its path")
         #expect(ends.lookup(hash: other) == .lastVersion(9), "probed past the shared slot")
-        #expect(ends.lookup(hash: 0x7777_0000_0000_0001) == .askHeads, "absent")
+        #expect(ends.lookup(hash: 0x7777_0000_0000_0001) == .askVersions, "absent")
     }
 
-    @Test("heads values become versions, past-the-snapshot marks, or heads lookups when over 24 bits or malformed")
+    @Test("last entries become versions, past-the-snapshot marks, or lookups when over 24 bits or malformed")
     func values() {
-        func head(_ version: UInt64, _ position: UInt64) -> [UInt8] {
-            StoreKeys.bigEndian(version) + StoreKeys.bigEndian(position)
+        func value(chunk: UInt32, _ positions: [UInt64], bytes: Int? = nil) -> UInt64 {
+            let encoded = positions.flatMap { StoreKeys.bigEndian($0) }
+            return Array(encoded.prefix(bytes ?? encoded.count)).withUnsafeBytes {
+                StreamEnds.value(ofChunk: chunk, positions: $0, snapshot: 1_000)
+            }
         }
-        func value(_ bytes: [UInt8]) -> UInt64 {
-            bytes.withUnsafeBytes { StreamEnds.value(ofHead: $0, snapshot: 1_000) }
-        }
-        #expect(value(head(7, 1_000)) == 7)
-        #expect(value(head(7, 1_001)) == StreamEnds.pastSnapshotValue)
-        #expect(value(head(StreamEnds.largestVersion, 5)) == StreamEnds.largestVersion)
-        #expect(value(head(StreamEnds.largestVersion + 1, 5)) == StreamEnds.askHeadsValue)
-        #expect(value(Array(head(7, 5).prefix(15))) == StreamEnds.askHeadsValue)
+        #expect(value(chunk: 0, [3, 9, 1_000]) == 3)
+        #expect(value(chunk: 2, [999, 1_000]) == 130)
+        #expect(value(chunk: 0, [3, 1_001]) == StreamEnds.pastSnapshotValue)
+        let top = UInt32(StreamEnds.largestVersion / 64)
+        #expect(value(chunk: top, [5]) == UInt64(top) * 64 + 1)
+        #expect(UInt64(top) * 64 + 1 <= StreamEnds.largestVersion)
+        #expect(value(chunk: top + 1, [5]) == StreamEnds.askVersionsValue)
+        #expect(value(chunk: 0, [7, 5], bytes: 15) == StreamEnds.askVersionsValue)
+        #expect(value(chunk: 0, []) == StreamEnds.askVersionsValue)
+        #expect(value(chunk: 0, Array(repeating: 5, count: 65)) == StreamEnds.askVersionsValue)
     }
 
     @Test("tables stay at most 0.7 full, in powers of two")
