@@ -40,13 +40,17 @@ struct BenchWorkspace: Sendable {
     /// and its store is still there; nil when there is none (build it).
     /// - Throws: ``BenchError/keptLogOfAnotherSize(directory:kept:asked:)`` when the workspace keeps a log of
     ///   another size: building over it would throw away a log that took minutes to build, so the run stops instead.
+    ///
+    /// The store is looked for in this workspace, under the name the manifest gives it: a kept directory copied or
+    /// moved elsewhere reads its own copy, never the store at the path it was built in.
     func keptPaymentLog(events: Int) throws(BenchError) -> BuiltPaymentLog? {
         guard keeps else { return nil }
         let manifest = (root as NSString).appendingPathComponent(Self.paymentLogManifest)
         guard let data = FileManager.default.contents(atPath: manifest),
-            let log = try? JSONDecoder().decode(BuiltPaymentLog.self, from: data),
-            FileManager.default.fileExists(atPath: log.path + "/data.mdb")
+            var log = try? JSONDecoder().decode(BuiltPaymentLog.self, from: data)
         else { return nil }
+        log.path = (root as NSString).appendingPathComponent((log.path as NSString).lastPathComponent)
+        guard FileManager.default.fileExists(atPath: log.path + "/data.mdb") else { return nil }
         guard log.events == events else {
             throw .keptLogOfAnotherSize(directory: root, kept: log.events, asked: events)
         }

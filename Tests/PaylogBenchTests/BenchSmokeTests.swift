@@ -120,6 +120,17 @@ struct BenchSmokeTests {
         let third = try await run(Self.tiny, keep: directory.path)
         #expect(third.lines.contains { $0.hasPrefix("reusing the payment log of 200 events") }, "\(third.lines)")
         #expect(third.result.bytesPerEvent == first.result.bytesPerEvent)
+        // A kept directory moved elsewhere reads its own copy of the log, not the path it was built in.
+        let moved = TemporaryDirectory("paylog-bench-keep-moved")
+        defer { moved.remove() }
+        try FileManager.default.removeItem(atPath: moved.path)
+        try FileManager.default.moveItem(atPath: directory.path, toPath: moved.path)
+        let fifth = try await run(Self.tiny, keep: moved.path)
+        #expect(fifth.lines.contains { $0.hasPrefix("reusing the payment log of 200 events kept in \(moved.path)/payment-log") },
+                "\(fifth.lines)")
+        #expect(fifth.result.bytesPerEvent == first.result.bytesPerEvent)
+        #expect(!FileManager.default.fileExists(atPath: directory.path + "/payment-log"))
+        try FileManager.default.moveItem(atPath: moved.path, toPath: directory.path)
         // Another directory builds its own.
         let other = TemporaryDirectory("paylog-bench-keep-other")
         defer { other.remove() }
