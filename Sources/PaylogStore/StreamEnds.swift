@@ -80,10 +80,12 @@ struct StreamEnds: Sendable {
             // where one interleaved with the cursor's walk waits for each.
             var batch: [(hash: UInt64, value: UInt64)] = []
             batch.reserveCapacity(batchSize)
-            // The stream the cursor is in, and what its latest entry says: entered once the next stream's first
-            // entry (or the end) shows that entry was its last.
-            var stream: [UInt8] = []
+            // What the latest entry says of the stream the cursor is in: entered once the next stream's first entry
+            // (or the end) shows that entry was its last. Entries are told apart by their id's hash, and only when
+            // the hashes are equal by the bytes (the previous id is read in place: a read transaction's pages stay
+            // as they are until it ends), so the walk copies no id.
             var pending: (hash: UInt64, value: UInt64)?
+            var previousID = UnsafeRawBufferPointer(start: nil, count: 0)
             try txn.withCursor(databases.versions) { cursor in
                 var found = try cursor.move(.first)
                 while found {
@@ -91,13 +93,13 @@ struct StreamEnds: Sendable {
                         // A key that is not stream id · NUL · chunk names no stream: skipped, as a lookup would.
                         guard key.count > 5, key[key.count - 5] == 0 else { return }
                         let id = UnsafeRawBufferPointer(rebasing: key[..<(key.count - 5)])
-                        let chunk = StoreKeys.readUInt32(key, at: key.count - 4)
-                        if pending == nil || !stream.elementsEqual(id) {
+                        let idHash = hash(id)
+                        if pending?.hash != idHash || !id.elementsEqual(previousID) {
                             if let pending { batch.append(pending) }
-                            stream.removeAll(keepingCapacity: true)
-                            stream.append(contentsOf: id)
-                            pending = (hash(id), 0)
+                            pending = (idHash, 0)
                         }
+                        previousID = id
+                        let chunk = StoreKeys.readUInt32(key, at: key.count - 4)
                         pending?.value = value(ofChunk: chunk, positions: positions, snapshot: snapshot)
                     }
                     if batch.count == batchSize {
