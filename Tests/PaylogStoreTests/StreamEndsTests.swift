@@ -10,7 +10,7 @@ struct StreamEndsTests {
     @Test(
         "every stream's answer is its last version, or past the snapshot when appended to after it, however the read is batched",
         arguments: [7, StreamEnds.defaultBatchSize])
-    func sameAsHeads(batchSize: Int) async throws {
+    func sameAsLastVersions(batchSize: Int) async throws {
         let dir = TemporaryDirectory()
         defer { dir.remove() }
         let store = try EventStore(path: dir.path)
