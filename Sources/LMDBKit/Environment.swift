@@ -37,6 +37,9 @@ public final class Environment: @unchecked Sendable {
     private let mapRanges = Mutex<(size: Int, ranges: [(start: UInt, end: UInt)])>((0, []))
     /// Where the budget thread releases the map next (see ``sweepMappedPages(over:)``).
     private let mapSweep: Mutex<MapSweep>
+    /// Keeps faults in a budgeted map to one page each (see ``mapsOnePagePerFault``). Registered in `init` and again
+    /// whenever the map is replaced, under the exclusive side of `lock`.
+    private let singlePageFaults = Mutex(SinglePageFaults())
 
     /// The directory the environment lives in.
     public let path: String
@@ -90,6 +93,7 @@ public final class Environment: @unchecked Sendable {
             governor = MappedMemoryGovernor.start { [weak self] in
                 self?.sweepMappedPages(over: budget) ?? false
             }
+            registerSinglePageFaults()
         }
     }
 
@@ -109,6 +113,7 @@ public final class Environment: @unchecked Sendable {
             guard !isClosed else { return }
             isClosed = true
             mdb_env_close(env)
+            singlePageFaults.withLock { $0.close() }
             Environment.openPaths.withLock { _ = $0.remove(canonicalPath) }
         }
     }
@@ -122,6 +127,18 @@ public final class Environment: @unchecked Sendable {
     /// How many times the map's pages were released to keep them under ``EnvironmentOptions/mappedMemoryBudget``
     /// (0 without a budget).
     public var budgetReleases: Int { governor?.releaseCount ?? 0 }
+
+    /// Whether a read fault in the map brings in only the page read. True with a
+    /// ``EnvironmentOptions/mappedMemoryBudget`` where the kernel allows it (Linux 6.7 or later, userfaultfd not
+    /// disabled); false without a budget, where the kernel's usual fault-around — up to 16 cached neighbours mapped
+    /// on each fault — is kept, since nothing releases those pages again. Why: see `SinglePageFaults.swift`.
+    public var mapsOnePagePerFault: Bool { singlePageFaults.withLock { $0.isActive } }
+
+    /// The `errno` with which the kernel last refused one-page faults for the map (``mapsOnePagePerFault``), such
+    /// as `EPERM` or `EINVAL`; nil when it never refused. For an operator asking why the map keeps fault-around.
+    public var onePagePerFaultRefusal: Int32? {
+        singlePageFaults.withLock { $0.lastError == 0 ? nil : $0.lastError }
+    }
 
     /// Opens (creating when missing) the named database.
     public func openDatabase(_ name: String, create: Bool = true) throws -> Database {
@@ -303,6 +320,14 @@ public final class Environment: @unchecked Sendable {
         }
     }
 
+    /// Registers the current map for one-page faults (``mapsOnePagePerFault``) when the environment has a budget.
+    /// Called in `init` and, with the exclusive lock held, after LMDB replaced the map with one of a new size.
+    private func registerSinglePageFaults() {
+        guard mappedMemoryBudget != nil else { return }
+        let ranges = currentMapRanges()
+        singlePageFaults.withLock { _ = $0.register(ranges) }
+    }
+
     /// Releases the bytes `offset..<offset + length` of the map lying in `ranges` (taken end to end), page-aligned.
     private static func release(_ ranges: [(start: UInt, end: UInt)], offset: Int, length: Int) {
         var base = 0
@@ -401,6 +426,7 @@ public final class Environment: @unchecked Sendable {
                 mdb_env_info(env, &info)
                 mapSizeValue.store(info.me_mapsize, ordering: .relaxed)
                 growthCount.add(1, ordering: .relaxed)
+                registerSinglePageFaults()
             }
             return code
         }
@@ -427,6 +453,7 @@ public final class Environment: @unchecked Sendable {
                 var info = MDB_envinfo()
                 mdb_env_info(env, &info)
                 mapSizeValue.store(info.me_mapsize, ordering: .relaxed)
+                registerSinglePageFaults()
             }
             return code
         }

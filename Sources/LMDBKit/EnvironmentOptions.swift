@@ -20,7 +20,8 @@ public struct EnvironmentOptions: Sendable, Hashable {
     /// Every page read through the map stays in the resident set until released, so without a budget a process
     /// reading a large file grows towards the file's size — fast where the kernel maps a whole large page-cache
     /// folio, up to megabytes, on each touch. Releasing costs nothing recorded: the pages come back from the page
-    /// cache on the next read.
+    /// cache on the next read. A budgeted map also faults one page at a time where the kernel allows it
+    /// (``Environment/mapsOnePagePerFault``), so that a read adds only the page it reads to the resident set.
     public var mappedMemoryBudget: Int?
 
     /// Options for a durable store: a 1 GiB initial map growing to 1 TiB, 1,024 readers, 16 databases, fsync on,

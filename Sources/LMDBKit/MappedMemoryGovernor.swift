@@ -14,9 +14,9 @@ import Darwin
 /// Why a thread rather than checks between transactions: one transaction can touch thousands of pages scattered
 /// over the file — an ingest batch of 8,192 lines, or the `mdb_drop` of a superseded view when a store opens — and
 /// a kernel that keeps the file in large page-cache folios maps a whole folio, up to megabytes, on each fault
-/// (Linux 6.18; a file read in by `cat`, `cp` or a backup tool is kept that way). Releasing after each commit left
-/// ingest into a 10 M-event log at 0.5–1 GB; a look every 5 ms bounds the growth whatever code is running, for
-/// 200 `pread`s a second (Docs/performance.md, *Mapped memory*). Not within a single LMDB call that maps faster
+/// (Linux 6.18; a file read in by `cat`, `cp` or a backup tool is kept that way; since `SinglePageFaults`, only
+/// where the kernel refuses one-page faults). Releasing after each commit left ingest into a 10 M-event log at
+/// 0.5–1 GB; a look every 5 ms bounds the growth whatever code is running, for 200 `pread`s a second (Docs/performance.md, *Mapped memory*). Not within a single LMDB call that maps faster
 /// than that: one `mdb_drop` at open mapped 1.8 GB in 70 ms.
 ///
 /// The environment's `release` closure holds it weakly; the thread ends within one period of ``stop()``.

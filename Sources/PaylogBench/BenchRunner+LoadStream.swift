@@ -5,6 +5,8 @@ extension BenchRunner {
     /// `load-stream`: ``BenchSizes/lookups`` times, the state of a random payment of the shared log at a random
     /// version, replayed from its stream by ``PaylogWorkflow/PaymentHistory`` (time travel, never a view). The
     /// choices are seeded, so every run asks the same questions. `events` counts lookups; one latency sample is one.
+    /// `one_page_faults` in the details says whether the store's map faulted one page at a time
+    /// (``PaylogStore/EventStore/mapsOnePagePerFault``).
     func loadStream() async throws(BenchError) -> BenchResult {
         let log = try await sharedPaymentLog()
         let lookups = sizes.lookups
@@ -46,6 +48,11 @@ extension BenchRunner {
             latencies: latencies, peakRSSBytes: peaks.resident, peakResetWorked: peaks.wasReset,
             peakAnonymousRSSBytes: peaks.anonymous, bytesPerEvent: log.bytesPerEvent,
             payloadBytesPerEvent: log.payloadBytesPerEvent, rawBytesPerEvent: nil,
-            details: ["events_replayed": Double(eventsRead), "log_events": Double(log.events)])
+            details: [
+                "events_replayed": Double(eventsRead), "log_events": Double(log.events),
+                // 1 where each fault in the budgeted map brought in one page (Linux 6.7+), 0 where the kernel's
+                // fault-around mapped 16: the figures are not comparable across the two.
+                "one_page_faults": store.mapsOnePagePerFault ? 1 : 0,
+            ])
     }
 }

@@ -72,6 +72,8 @@ public final class ServiceMetrics: Sendable {
     func exposition(store: EventStore) -> String {
         Gauge(label: "paylog_mapped_memory_budget_bytes", dimensions: [], factory: factory)
             .record(Double(store.mappedMemoryBudget ?? 0))
+        Gauge(label: "paylog_mapped_memory_one_page_faults", dimensions: [], factory: factory)
+            .record(store.mapsOnePagePerFault ? 1 : 0)
         let releases = store.mappedMemoryReleases
         let newReleases = releasesCounted.withLock { counted in
             defer { counted = max(counted, releases) }

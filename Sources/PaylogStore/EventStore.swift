@@ -100,6 +100,11 @@ public final class EventStore: Sendable {
     /// then fault most of their pages back in (Docs/operations.md, *Memory*).
     public var mappedMemoryReleases: Int { environment.budgetReleases }
 
+    /// Whether a read fault in the log's map brings in only the page read, not the kernel's usual 16 cached
+    /// neighbours (``LMDBKit/Environment/mapsOnePagePerFault``): true with a budget on Linux 6.7 or later. Where
+    /// false under a budget, random reads fill the budget sixteen times as fast (Docs/operations.md, *Memory*).
+    public var mapsOnePagePerFault: Bool { environment.mapsOnePagePerFault }
+
     // MARK: Appending
 
     /// Appends `events` to `streamID` atomically, after checking `expected`, and returns once they are on disk.

@@ -16,6 +16,13 @@ struct MappedPagesTests {
     /// The resident bytes of the one mapping holding `address` (`/proc/self/smaps`): an environment's map alone,
     /// whatever the other tests running in this process map or release meanwhile (`RssFile` counts them all).
     static func residentBytes(ofMappingAt address: UInt) throws -> Int {
+        let fields = try smapsFields("Rss:", ofMappingAt: address)
+        return try #require(fields.first.flatMap { Int($0) }, "no Rss of the mapping at \(address)") * 1024
+    }
+
+    /// The fields after `label` (such as `Rss:` or `VmFlags:`) in the `/proc/self/smaps` entry of the one mapping
+    /// holding `address`; an issue is recorded when no mapping holds it.
+    static func smapsFields(_ label: String, ofMappingAt address: UInt) throws -> [Substring] {
         // Read to the end: `String(contentsOfFile:)` stops after the first read of a `/proc` file, which reports no size.
         let handle = try #require(FileHandle(forReadingAtPath: "/proc/self/smaps"))
         defer { try? handle.close() }
@@ -27,12 +34,12 @@ struct MappedPagesTests {
                 let start = UInt(line[..<dash], radix: 16), let end = UInt(line[line.index(after: dash)..<space], radix: 16)
             {
                 inside = start <= address && address < end
-            } else if inside && line.hasPrefix("Rss:") {
-                return try #require(Int(line.split(separator: " ", omittingEmptySubsequences: true)[1])) * 1024
+            } else if inside && line.hasPrefix(label) {
+                return Array(line.split(separator: " ", omittingEmptySubsequences: true).dropFirst())
             }
         }
         Issue.record("no mapping holds address \(address)")
-        return 0
+        return []
     }
 
     /// An environment in `path` holding `values` values of 4,000 bytes (about a page each).

@@ -33,6 +33,12 @@ struct BenchSmokeTests {
         }
         let hasBaseline = [.appendBatched, .appendConcurrent, .scan].contains(scenario)
         #expect((object["raw_events_per_s"] is NSNull) == !hasBaseline)
+        if scenario == .loadStream {
+            // Whether the budgeted map faulted one page at a time: the reader's figures depend on it.
+            let onePage = try #require(result.details["one_page_faults"])
+            #expect(onePage == 0 || onePage == 1)
+            #expect(object["one_page_faults"] as? Double == onePage)
+        }
     }
 
     /// True when `path` is on a file system whose pages cannot be dropped from memory (tmpfs, ramfs).

@@ -38,6 +38,9 @@ struct MappedMemoryMetricsTests {
             #expect(Self.sample("paylog_mapped_memory_budget_bytes", in: text) == Double(1 << 40))
             #expect(Self.sample("paylog_mapped_memory_releases_total", in: text) == 0)
             #expect(harness.store.mappedMemoryReleases == 0)
+            // 1 where the kernel maps one page per fault for a budgeted map (Linux 6.7+), 0 where it refused.
+            let onePage = Self.sample("paylog_mapped_memory_one_page_faults", in: text)
+            #expect(onePage == (harness.store.mapsOnePagePerFault ? 1 : 0))
         }
     }
 
@@ -48,6 +51,7 @@ struct MappedMemoryMetricsTests {
             let text = try await client.send(.get, "/metrics").body
             #expect(Self.sample("paylog_mapped_memory_budget_bytes", in: text) == 0)
             #expect(Self.sample("paylog_mapped_memory_releases_total", in: text) == 0)
+            #expect(Self.sample("paylog_mapped_memory_one_page_faults", in: text) == 0, "no budget: fault-around kept")
         }
     }
 
