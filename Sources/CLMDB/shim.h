@@ -35,11 +35,11 @@ static inline void paylog_prefetch(const void *start, size_t bytes) {
    which a fault in a 2 MiB page-cache folio maps the whole folio. Nothing is ever write-protected and no fault is
    ever delivered to the descriptor: reads fault one page each, and nothing else changes. Only after the
    registration worked: with fault-around still on, MADV_NOHUGEPAGE alone makes such a fault map the folio's 512
-   pages one entry at a time, the slowest of all. `descriptor`
-   is the userfaultfd of an earlier call (the same one serves every range), or -1 to make one. Returns the
-   descriptor, or -errno where the kernel refuses (no userfaultfd, older kernel, seccomp, a mapping that may not
-   be written): the caller keeps the descriptor and closes it when its ranges are unmapped. LMDBKit's
-   SinglePageFaults.swift calls it on an environment's map when the map has a memory budget. */
+   pages one entry at a time, the slowest of all. `descriptor` is the userfaultfd of an earlier call (the same one
+   serves every range), or -1 to make one. Returns the descriptor, or -errno where the kernel refuses (no
+   userfaultfd, older kernel, seccomp, a mapping that may not be written): the caller keeps the descriptor and
+   closes it when its ranges are unmapped. LMDBKit's SinglePageFaults.swift calls it on an environment's map when
+   the map has a memory budget. */
 static inline int paylog_register_single_page_faults(int descriptor, void *start, size_t length) {
 #ifdef SYS_userfaultfd
     int made = -1;

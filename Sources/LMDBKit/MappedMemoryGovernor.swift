@@ -17,7 +17,7 @@ import Darwin
 /// (Linux 6.18; a file read in by `cat`, `cp` or a backup tool is kept that way; since `SinglePageFaults`, only
 /// where the kernel refuses one-page faults). Releasing after each commit left ingest into a 10 M-event log at
 /// 0.5–1 GB; a look every 5 ms bounds the growth whatever code is running, for 200 `pread`s a second (Docs/performance.md, *Mapped memory*). Not within a single LMDB call that maps faster
-/// than that: one `mdb_drop` at open mapped 1.8 GB in 70 ms.
+/// than that: one `mdb_drop` at open mapped 1.8 GB in 70 ms (before one-page faults; 205–228 MB peaks since).
 ///
 /// The environment's `release` closure holds it weakly; the thread ends within one period of ``stop()``.
 final class MappedMemoryGovernor: Sendable {
