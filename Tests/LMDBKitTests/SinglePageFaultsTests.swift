@@ -1,5 +1,5 @@
 import Foundation
-import LMDBKit
+@testable import LMDBKit
 import TestSupport
 import Testing
 
@@ -103,5 +103,62 @@ struct SinglePageFaultsTests {
         #expect(flags.contains("uw") == supported, "the new mapping's flags: \(flags)")
         let last = try env.read { txn in try txn.value(for: Self.key(1_999), in: db) }
         #expect(last == [UInt8](repeating: UInt8(truncatingIfNeeded: 1_999), count: 4_000))
+    }
+
+    /// Maps `bytes` bytes of a new file in `directory`, shared and read-only, from a descriptor opened with `flags`;
+    /// returns the mapping's range and a closure that unmaps it and closes the file.
+    static func mappedFile(
+        in directory: String, bytes: Int, flags: Int32
+    ) throws -> (range: (start: UInt, end: UInt), unmap: () -> Void) {
+        let path = directory + "/mapped"
+        try Data(repeating: 0x5A, count: bytes).write(to: URL(fileURLWithPath: path))
+        let descriptor = open(path, flags)
+        try #require(descriptor >= 0)
+        let address = mmap(nil, bytes, PROT_READ, MAP_SHARED, descriptor, 0)
+        try #require(address != MAP_FAILED)
+        let start = UInt(bitPattern: address)
+        return ((start, start + UInt(bytes)), { _ = munmap(address, bytes); _ = close(descriptor) })
+    }
+
+    @Test("a mapping the kernel will not register keeps fault-around, and the refusal's errno is kept")
+    func refusedMappingIsReported() throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        // A shared mapping of a file opened read-only may never be written: the kernel refuses to register it for
+        // write protection (EPERM), and a kernel without the feature refuses earlier (EINVAL, ENOSYS).
+        let mapped = try Self.mappedFile(in: dir.path, bytes: 1 << 20, flags: O_RDONLY)
+        defer { mapped.unmap() }
+        // (`SinglePageFaults` is not copyable, so each figure is taken out before it is checked.)
+        var faults = SinglePageFaults()
+        let registered = faults.register([mapped.range])
+        let active = faults.isActive
+        let refusal = faults.lastError
+        #expect(!registered)
+        #expect(!active)
+        #expect(refusal != 0)
+        #expect(try !MappedPagesTests.smapsFields("VmFlags:", ofMappingAt: mapped.range.start).contains("uw"))
+        let nothing = faults.register([])
+        #expect(!nothing, "no range: nothing to register")
+    }
+
+    @Test("a closed registration is inactive, and registering again makes a new descriptor")
+    func closeAndRegisterAgain() throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        let mapped = try Self.mappedFile(in: dir.path, bytes: 1 << 20, flags: O_RDWR)
+        defer { mapped.unmap() }
+        var faults = SinglePageFaults()
+        let supported = faults.register([mapped.range])
+        let active = faults.isActive
+        let refused = faults.lastError != 0
+        #expect(active == supported)
+        #expect(supported != refused, "either registered or refused with a reason")
+        faults.close()
+        let activeAfterClose = faults.isActive
+        #expect(!activeAfterClose)
+        let again = faults.register([mapped.range])
+        #expect(again == supported, "a new descriptor serves as the first did")
+        let flags = try MappedPagesTests.smapsFields("VmFlags:", ofMappingAt: mapped.range.start)
+        #expect(flags.contains("uw") == supported, "\(flags)")
     }
 }
