@@ -76,11 +76,13 @@ final class Writer: @unchecked Sendable {
     }
 
     private func run() {
+        statistics.writerStarted()
         var gathering = CommitGathering()
         while true {
             condition.lock()
             while queue.isEmpty && !stopping { condition.wait() }
             if queue.isEmpty {
+                statistics.writerStopping()
                 stopped = true
                 condition.broadcast()
                 condition.unlock()
@@ -90,7 +92,6 @@ final class Writer: @unchecked Sendable {
                 queue.removeFirst()
                 condition.unlock()
                 task()
-                statistics.recordWriterCPUTime()
                 continue
             }
             if !stopping, case .wait(let count, let seconds) = gathering.decide(queued: queue.count, maximumGroup: maximumGroup) {
@@ -122,7 +123,6 @@ final class Writer: @unchecked Sendable {
             for (request, outcome) in zip(group, outcomes) {
                 request.completion(outcome)
             }
-            statistics.recordWriterCPUTime()
         }
     }
 

@@ -9,8 +9,8 @@ import Darwin
 public final class WriterStatistics: Sendable {
     private let state = Mutex<(commits: Int, appends: Int, largestGroup: Int, gatheringWaits: Int)>((0, 0, 0, 0))
     private let observer = Mutex<(@Sendable (Int) -> Void)?>(nil)
-    /// The writer thread's CPU time when it last finished a job, in nanoseconds.
-    private let cpuNanoseconds = Atomic<Int64>(0)
+    /// The writer thread's CPU-time clock while it runs; once it has stopped, the CPU time it had used.
+    private let writerClock = Mutex<(clock: clockid_t?, finalNanoseconds: Int64)>((nil, 0))
 
     func record(groupSize: Int) {
         state.withLock { value in
@@ -21,11 +21,27 @@ public final class WriterStatistics: Sendable {
         observer.withLock { $0 }?(groupSize)
     }
 
-    /// Notes the calling thread's CPU time: called by the writer thread after each job.
-    func recordWriterCPUTime() {
+    /// Called by the writer thread when it starts: its CPU time is read from its own clock when asked for, instead
+    /// of after every job (a `clock_gettime` of a thread's CPU time is a system call: about 10 µs a commit on the
+    /// build machine's virtual CPUs).
+    func writerStarted() {
+        var clock = clockid_t()
+        guard pthread_getcpuclockid(pthread_self(), &clock) == 0 else { return }
+        writerClock.withLock { $0.clock = clock }
+    }
+
+    /// Called by the writer thread as it stops: keeps the CPU time it used, since its clock ends with it.
+    func writerStopping() {
+        writerClock.withLock { value in
+            value.finalNanoseconds = WriterStatistics.nanoseconds(of: CLOCK_THREAD_CPUTIME_ID) ?? value.finalNanoseconds
+            value.clock = nil
+        }
+    }
+
+    private static func nanoseconds(of clock: clockid_t) -> Int64? {
         var time = timespec()
-        guard clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time) == 0 else { return }
-        cpuNanoseconds.store(Int64(time.tv_sec) * 1_000_000_000 + Int64(time.tv_nsec), ordering: .relaxed)
+        guard clock_gettime(clock, &time) == 0 else { return nil }
+        return Int64(time.tv_sec) * 1_000_000_000 + Int64(time.tv_nsec)
     }
 
     func recordGatheringWait() {
@@ -44,10 +60,16 @@ public final class WriterStatistics: Sendable {
     public var appends: Int { state.withLock { $0.appends } }
     /// The most appends committed together.
     public var largestGroup: Int { state.withLock { $0.largestGroup } }
-    /// The CPU time the writer thread had used when it finished its last job, in seconds: the difference over a
-    /// piece of work is what the writer spent on it (`paylog bench` reports it per event, to tell whether the
-    /// writer is the limit).
-    public var writerCPUSeconds: Double { Double(cpuNanoseconds.load(ordering: .relaxed)) / 1e9 }
+    /// The CPU time the writer thread has used, in seconds: the difference over a piece of work is what the writer
+    /// spent on it (`paylog bench` reports it per event, to tell whether the writer is the limit). Read from the
+    /// thread's clock while it runs (the thread cannot stop meanwhile: it takes the same lock to stop); 0 when the
+    /// system gives no such clock.
+    public var writerCPUSeconds: Double {
+        let nanoseconds = writerClock.withLock { value in
+            value.clock.flatMap { WriterStatistics.nanoseconds(of: $0) } ?? value.finalNanoseconds
+        }
+        return Double(nanoseconds) / 1e9
+    }
     /// Times the writer waited for callers it had just answered to join its next group (``CommitGathering``).
     /// Callers that each await their append one after the other never cause a wait.
     public var gatheringWaits: Int { state.withLock { $0.gatheringWaits } }

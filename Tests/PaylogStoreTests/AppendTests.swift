@@ -127,6 +127,27 @@ struct AppendTests {
         store.close()
     }
 
+    @Test("the writer's CPU time is read from its thread's clock while it runs, and kept once it has stopped")
+    func writerCPUTime() async throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        let store = try EventStore(path: dir.path)
+        let before = store.writerStatistics.writerCPUSeconds
+        let payload = String(repeating: "x", count: 4_000)
+        for round in 0..<200 {
+            _ = try await store.append([StoreFixtures.event("Tick", "\(round)\(payload)")], to: "cpu-\(round % 7)")
+        }
+        let during = store.writerStatistics.writerCPUSeconds
+        #expect(during > before)
+        store.close()
+        let stopped = store.writerStatistics.writerCPUSeconds
+        #expect(stopped >= during)
+        // Once the thread is gone its clock is too: the figure stays what the thread had used, whatever this
+        // thread spends.
+        #expect((0..<200_000).reduce(0, &+) > 0)
+        #expect(store.writerStatistics.writerCPUSeconds == stopped)
+    }
+
     @Test("an append that fails alone inside a group does not disturb the others")
     func failureIsolatedInGroup() async throws {
         let dir = TemporaryDirectory()
