@@ -139,7 +139,7 @@ let package = Package(
                 .product(name: "Yams", package: "Yams"),
             ]
         ),
-        .testTarget(name: "PaylogBenchTests", dependencies: ["PaylogBench", "TestSupport"]),
+        .testTarget(name: "PaylogBenchTests", dependencies: ["PaylogBench", "PaylogStore", "LMDBKit", "TestSupport"]),
         .testTarget(
             name: "PaylogStoreTests",
             dependencies: [

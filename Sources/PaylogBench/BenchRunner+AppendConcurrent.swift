@@ -4,7 +4,9 @@ extension BenchRunner {
     /// `append-concurrent`: ``BenchSizes/concurrentTasks`` tasks append ``BenchSizes/concurrentEvents`` events of
     /// 300 bytes between them, one event per append, each awaiting its durable acknowledgement before the next.
     /// Each task owns its streams (6 events each, as in the raw baseline). Compared with raw LMDB committing one
-    /// event per durable transaction on one thread: the gain is group commit's.
+    /// event per durable transaction on one thread: the gain is group commit's. Reports beside it, as
+    /// `floor_events_per_s`, the same events in the same layout written straight on LMDB's C API
+    /// (``LayoutFloorBaseline``): the most this disk allows the scenario.
     func appendConcurrent() async throws(BenchError) -> BenchResult {
         let raw = try rawSingleBaseline()
         let total = sizes.concurrentEvents
@@ -59,6 +61,7 @@ extension BenchRunner {
         case .failure(let error): throw .store(step: "appending single events from \(tasks) tasks", error)
         }
         let used = try StoreFootprint.usedBytes(ofEnvironmentAt: path)
+        let floor = try layoutFloor(events: total, group: tasks)
         return BenchResult(
             scenario: .appendConcurrent, events: total, seconds: Stopwatch.seconds(from: start, to: end),
             rawEventsPerSecond: raw.appendEventsPerSecond, latencies: latencies, peakRSSBytes: peaks.resident,
@@ -68,6 +71,16 @@ extension BenchRunner {
             details: [
                 "tasks": Double(tasks), "commits": Double(commits), "largest_group": Double(largest),
                 "mean_group": commits > 0 ? Double(total) / Double(commits) : 0,
+                "floor_events_per_s": floor.rounded(),
             ])
+    }
+
+    /// The scenario's ceiling on this machine, measured right after it: its events written in the same layout,
+    /// `group` per durable commit, straight on LMDB's C API (``LayoutFloorBaseline``).
+    private func layoutFloor(events: Int, group: Int) throws(BenchError) -> Double {
+        progress("append-concurrent: the layout's floor, \(group) events per durable commit on the C API …")
+        let directory = workspace.directory("layout-floor")
+        defer { workspace.discard(directory) }
+        return try LayoutFloorBaseline.run(directory: directory, commits: max(1, events / group), group: group)
     }
 }

@@ -12,16 +12,8 @@ enum RawLMDBBaseline {
     static func run(
         directory: String, events: Int, batch: Int, payloadBytes: Int = 300, eventsPerStream: Int = 6, scan: Bool
     ) throws(BenchError) -> RawLMDBFigures {
-        if mkdir(directory, 0o755) != 0 && errno != EEXIST {
-            throw .filesystem(path: directory, reason: String(cString: strerror(errno)))
-        }
-        var handle: OpaquePointer?
-        try check(mdb_env_create(&handle), "raw environment create")
-        guard let env = handle else { throw .lmdb(operation: "raw environment create", code: -1) }
+        let env = try openEnvironment(directory, databases: 4, label: "raw")
         defer { mdb_env_close(env) }
-        try check(mdb_env_set_mapsize(env, 64 << 30), "raw set map size")
-        try check(mdb_env_set_maxdbs(env, 4), "raw set max databases")
-        try check(mdb_env_open(env, directory, UInt32(MDB_NOTLS), 0o644), "raw open of \(directory)")
 
         var txn: OpaquePointer?
         var eventsDB: MDB_dbi = 0
@@ -97,6 +89,27 @@ enum RawLMDBBaseline {
         return RawLMDBFigures(
             events: events, batch: batch, appendEventsPerSecond: appendRate, scanEventsPerSecond: scanRate,
             bytesPerEvent: Double(StoreFootprint.usedBytes(of: env)) / Double(events))
+    }
+
+    /// Creates `directory` when missing and opens a new environment there on LMDB's C API, as paylog opens its own
+    /// (`MDB_NOTLS`, durable commits), with a 64 GiB map and room for `databases` named databases. `label` names the
+    /// baseline in errors. The caller closes it (`mdb_env_close`).
+    static func openEnvironment(_ directory: String, databases: Int, label: String) throws(BenchError) -> OpaquePointer {
+        if mkdir(directory, 0o755) != 0 && errno != EEXIST {
+            throw .filesystem(path: directory, reason: String(cString: strerror(errno)))
+        }
+        var handle: OpaquePointer?
+        try check(mdb_env_create(&handle), "\(label) environment create")
+        guard let env = handle else { throw .lmdb(operation: "\(label) environment create", code: -1) }
+        do throws(BenchError) {
+            try check(mdb_env_set_mapsize(env, 64 << 30), "\(label) set map size")
+            try check(mdb_env_set_maxdbs(env, MDB_dbi(databases)), "\(label) set max databases")
+            try check(mdb_env_open(env, directory, UInt32(MDB_NOTLS), 0o644), "\(label) open of \(directory)")
+        } catch {
+            mdb_env_close(env)
+            throw error
+        }
+        return env
     }
 
     /// Throws ``BenchError/lmdb(operation:code:)`` unless `code` is zero.

@@ -33,6 +33,12 @@ struct BenchSmokeTests {
         }
         let hasBaseline = [.appendBatched, .appendConcurrent, .scan].contains(scenario)
         #expect((object["raw_events_per_s"] is NSNull) == !hasBaseline)
+        if scenario == .appendConcurrent {
+            // The scenario's ceiling, measured beside it (LayoutFloorBaseline).
+            let floor = try #require(result.details["floor_events_per_s"])
+            #expect(floor > 0)
+            #expect(object["floor_events_per_s"] as? Double == floor)
+        }
         if scenario == .loadStream {
             // Whether the budgeted map faulted one page at a time: the reader's figures depend on it.
             let onePage = try #require(result.details["one_page_faults"])
