@@ -7,7 +7,8 @@
 /// plus those that queued meanwhile); when fewer are queued, it waits until that many are, but never longer than
 /// ``fraction`` of the last commit's duration and never more than ``cap`` — the leader-waits-for-followers rule
 /// of MySQL's `binlog_group_commit_sync_delay` and PostgreSQL's `commit_delay`, with the delay taken from the
-/// disk's own pace instead of a setting. A lone caller never waits: it is all the callers in flight.
+/// disk's own pace instead of a setting. A lone caller never waits: it is all the callers in flight. The writer
+/// spends the wait writing: it opens the group's transaction at once and takes the late callers as they queue.
 struct CommitGathering {
     /// The longest wait, as a share of the last commit's duration.
     static let fraction = 0.5

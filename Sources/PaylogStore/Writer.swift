@@ -9,6 +9,12 @@ import LMDBKit
 /// group gathers, so no caller waits for more than the commit in flight plus its own — and at most half a commit
 /// more while the writer lets callers it has just answered join the next group (``CommitGathering``).
 ///
+/// That gathering overlaps the group's writing: the writer opens the transaction with the appends already queued,
+/// writes them, and takes the callers still coming back as they arrive, polling the queue without sleeping (each
+/// wake-up through the condition cost as much as it saved), until the group is as large as the last one or the wait
+/// runs out. On two cores the callers coming back and the writer then share the time the writer used to spend
+/// asleep (Docs/performance.md, *append-concurrent*).
+///
 /// Appends share the transaction without nested transactions (a nested LMDB transaction allocates its own page
 /// lists and copies every page it touches: most of a one-event append's CPU time). An append is refused by its
 /// checks (idempotency, expected version) before it writes anything, so a refusal leaves nothing behind. A
@@ -24,9 +30,6 @@ final class Writer: @unchecked Sendable {
     private var stopping = false
     /// Guarded by `condition`.
     private var stopped = false
-    /// Guarded by `condition`. Queue length at which an enqueue wakes the writer: 1, or more while it gathers
-    /// a group (see ``CommitGathering``).
-    private var gatherTarget = 1
     private let maximumGroup: Int
 
     /// Batch sizes of recent commits, for metrics.
@@ -62,7 +65,7 @@ final class Writer: @unchecked Sendable {
             return
         }
         queue.append(job)
-        if queue.count >= gatherTarget { condition.signal() }
+        condition.signal()
         condition.unlock()
     }
 
@@ -94,26 +97,22 @@ final class Writer: @unchecked Sendable {
                 task()
                 continue
             }
+            var gatheringLimit: (count: Int, deadline: UInt64)?
             if !stopping, case .wait(let count, let seconds) = gathering.decide(queued: queue.count, maximumGroup: maximumGroup) {
                 statistics.recordGatheringWait()
-                let deadline = MonotonicCondition.now() + UInt64(seconds * 1e9)
-                gatherTarget = count
-                while queue.count < count && !stopping {
-                    if !condition.wait(untilNanoseconds: deadline) { break }
-                }
-                gatherTarget = 1
+                gatheringLimit = (count, MonotonicCondition.now() + UInt64(seconds * 1e9))
             }
-            // Take the appends at the head of the queue, up to a task.
-            var group: [AppendRequest] = []
-            for job in queue.prefix(maximumGroup) {
-                guard case .append(let request) = job else { break }
-                group.append(request)
-            }
-            queue.removeFirst(group.count)
+            var group = takeAppends(upTo: maximumGroup)
             condition.unlock()
             let start = MonotonicCondition.now()
-            let outcomes = commit(group)
-            let seconds = Double(MonotonicCondition.now() - start) / 1e9
+            var waited: UInt64 = 0
+            let outcomes = commit(&group) { taken in
+                guard let limit = gatheringLimit else { return [] }
+                let began = MonotonicCondition.now()
+                defer { waited += MonotonicCondition.now() - began }
+                return self.gatherMore(taken: taken, limit: limit)
+            }
+            let seconds = Double(MonotonicCondition.now() - start - waited) / 1e9
             // Count the appends that queued during the commit before answering its callers: an answered caller
             // that appends again at once must not be counted twice, or a lone caller appending in a loop would
             // make the writer wait for a second caller that does not exist (half a commit per append).
@@ -126,15 +125,56 @@ final class Writer: @unchecked Sendable {
         }
     }
 
+    /// Removes and returns the appends at the head of the queue, up to a task and at most `limit`. Call with the
+    /// lock held.
+    private func takeAppends(upTo limit: Int) -> [AppendRequest] {
+        var group: [AppendRequest] = []
+        for job in queue.prefix(limit) {
+            guard case .append(let request) = job else { break }
+            group.append(request)
+        }
+        queue.removeFirst(group.count)
+        return group
+    }
+
+    /// While a group's transaction is open with `taken` appends written: returns the appends that have queued since
+    /// (at least one), polling without sleeping until `limit.deadline`; none when the group is complete
+    /// (`limit.count`) or the deadline passed.
+    private func gatherMore(taken: Int, limit: (count: Int, deadline: UInt64)) -> [AppendRequest] {
+        let remaining = min(limit.count, maximumGroup) - taken
+        guard remaining > 0 else { return [] }
+        while true {
+            condition.lock()
+            if stopping {
+                condition.unlock()
+                return []
+            }
+            if !queue.isEmpty {
+                let more = takeAppends(upTo: remaining)
+                condition.unlock()
+                return more
+            }
+            condition.unlock()
+            if MonotonicCondition.now() >= limit.deadline { return [] }
+            sched_yield()
+        }
+    }
+
     /// Appends a group in one durable write transaction and returns each caller's outcome, in order.
-    private func commit(_ group: [AppendRequest]) -> [Result<AppendResult, EventStoreError>] {
+    private func commit(
+        _ group: inout [AppendRequest], gather: (Int) -> [AppendRequest]
+    ) -> [Result<AppendResult, EventStoreError>] {
         var outcomes: [Result<AppendResult, EventStoreError>] = []
         // Appends that failed after they began writing: the group runs again without them.
         var failedLate: [Int: EventStoreError] = [:]
+        // Only the first attempt gathers: a transaction run again writes the group as it stands.
+        var gathers = true
         while true {
             do {
                 outcomes = try environment.write { txn in
-                    try Writer.appendGroup(group, skipping: failedLate, in: txn, databases: databases)
+                    defer { gathers = false }
+                    return try Writer.appendGroup(
+                        &group, skipping: failedLate, in: txn, databases: databases) { gathers ? gather($0) : [] }
                 }
             } catch let late as LateAppendFailure {
                 failedLate[late.index] = late.error
@@ -155,14 +195,22 @@ final class Writer: @unchecked Sendable {
     /// Appends each request of `group` in `txn`, except those in `skipping` (answered with their error).
     /// Throws ``LateAppendFailure`` when an append fails after it began writing: the caller aborts `txn`.
     static func appendGroup(
-        _ group: [AppendRequest], skipping failedLate: [Int: EventStoreError], in txn: borrowing Transaction,
-        databases: StoreDatabases
+        _ group: inout [AppendRequest], skipping failedLate: [Int: EventStoreError], in txn: borrowing Transaction,
+        databases: StoreDatabases, gather: (Int) -> [AppendRequest] = { _ in [] }
     ) throws -> [Result<AppendResult, EventStoreError>] {
         var results: [Result<AppendResult, EventStoreError>] = []
         results.reserveCapacity(group.count)
         var head = try ChainHead.load(txn, databases)
         let recordedAt = Timestamp.now()
-        for (index, request) in group.enumerated() {
+        var index = -1
+        while true {
+            index += 1
+            if index == group.count {
+                let more = gather(group.count)
+                guard !more.isEmpty else { break }
+                group.append(contentsOf: more)
+            }
+            let request = group[index]
             if let error = failedLate[index] {
                 results.append(.failure(error))
                 continue
