@@ -129,6 +129,7 @@ final class Writer: @unchecked Sendable {
     /// lock held.
     private func takeAppends(upTo limit: Int) -> [AppendRequest] {
         var group: [AppendRequest] = []
+        group.reserveCapacity(Swift.min(limit, queue.count))
         for job in queue.prefix(limit) {
             guard case .append(let request) = job else { break }
             group.append(request)
