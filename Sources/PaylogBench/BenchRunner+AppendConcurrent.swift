@@ -6,11 +6,14 @@ extension BenchRunner {
     /// Each task owns its streams (6 events each, as in the raw baseline). Compared with raw LMDB committing one
     /// event per durable transaction on one thread: the gain is group commit's. Reports beside it, as
     /// `floor_events_per_s`, the same events in the same layout written straight on LMDB's C API
-    /// (``LayoutFloorBaseline``): the most this disk allows the scenario.
+    /// (``LayoutFloorBaseline``): the most this disk allows the scenario. The floor runs once before paylog and once
+    /// after, and reports their mean: a floor run only after paylog commits faster than one run before it, which
+    /// would understate paylog's share of it (Docs/performance.md, *append-concurrent*).
     func appendConcurrent() async throws(BenchError) -> BenchResult {
         let raw = try rawSingleBaseline()
         let total = sizes.concurrentEvents
         let tasks = min(sizes.concurrentTasks, total)
+        let floorBefore = try layoutFloor(events: total, group: tasks, when: "before")
         let path = workspace.directory("append-concurrent")
         defer { workspace.discard(path) }
         progress("append-concurrent: \(total) events, \(tasks) tasks, one event per durable append …")
@@ -64,7 +67,7 @@ extension BenchRunner {
         case .failure(let error): throw .store(step: "appending single events from \(tasks) tasks", error)
         }
         let used = try StoreFootprint.usedBytes(ofEnvironmentAt: path)
-        let floor = try layoutFloor(events: total, group: tasks)
+        let floorAfter = try layoutFloor(events: total, group: tasks, when: "after")
         return BenchResult(
             scenario: .appendConcurrent, events: total, seconds: Stopwatch.seconds(from: start, to: end),
             rawEventsPerSecond: raw.appendEventsPerSecond, latencies: latencies, peakRSSBytes: peaks.resident,
@@ -74,14 +77,15 @@ extension BenchRunner {
             details: [
                 "tasks": Double(tasks), "commits": Double(commits), "largest_group": Double(largest),
                 "mean_group": commits > 0 ? Double(total) / Double(commits) : 0,
-                "floor_events_per_s": floor.rounded(),
+                "floor_events_per_s": ((floorBefore + floorAfter) / 2).rounded(),
+                "floor_before_events_per_s": floorBefore.rounded(), "floor_after_events_per_s": floorAfter.rounded(),
             ])
     }
 
-    /// The scenario's ceiling on this machine, measured right after it: its events written in the same layout,
-    /// `group` per durable commit, straight on LMDB's C API (``LayoutFloorBaseline``).
-    private func layoutFloor(events: Int, group: Int) throws(BenchError) -> Double {
-        progress("append-concurrent: the layout's floor, \(group) events per durable commit on the C API …")
+    /// The scenario's ceiling on this machine, measured `when` (before or after paylog's run): its events written in
+    /// the same layout, `group` per durable commit, straight on LMDB's C API (``LayoutFloorBaseline``).
+    private func layoutFloor(events: Int, group: Int, when: String) throws(BenchError) -> Double {
+        progress("append-concurrent: the layout's floor \(when) it, \(group) events per durable commit on the C API …")
         let directory = workspace.directory("layout-floor")
         defer { workspace.discard(directory) }
         return try LayoutFloorBaseline.run(directory: directory, commits: max(1, events / group), group: group)

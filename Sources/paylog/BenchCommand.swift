@@ -14,8 +14,9 @@ struct BenchCommand: AsyncParsableCommand {
             events), scan (decode every envelope), load-stream (one random payment at a random version, from its \
             stream), ingest (JSON Lines observations through the workflow, durable). The raw-LMDB baseline (C API, \
             same key sizes and batches, one stream index, no encoding) runs in the same process and run; \
-            append-concurrent also reports floor_events_per_s, its events written again in paylog's own layout \
-            straight on the C API, 64 per durable commit: the most the disk allows it.
+            append-concurrent also reports floor_events_per_s, its events written in paylog's own layout straight \
+            on the C API, 64 per durable commit, before and after its run (the mean of the two): the most the disk \
+            allows it.
 
             Sizes: by default 1,000,000 events for append-batched and for the log replay, scan and load-stream \
             read (built once per run, untimed); 50,000 for append-concurrent; about 20,000 for ingest; 20,000 \

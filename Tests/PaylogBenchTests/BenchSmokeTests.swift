@@ -34,9 +34,12 @@ struct BenchSmokeTests {
         let hasBaseline = [.appendBatched, .appendConcurrent, .scan].contains(scenario)
         #expect((object["raw_events_per_s"] is NSNull) == !hasBaseline)
         if scenario == .appendConcurrent {
-            // The scenario's ceiling, measured beside it (LayoutFloorBaseline).
+            // The scenario's ceiling, measured before and after it (LayoutFloorBaseline), and their mean.
             let floor = try #require(result.details["floor_events_per_s"])
-            #expect(floor > 0)
+            let before = try #require(result.details["floor_before_events_per_s"])
+            let after = try #require(result.details["floor_after_events_per_s"])
+            #expect(before > 0 && after > 0)
+            #expect(abs(floor - (before + after) / 2) <= 1)
             #expect(object["floor_events_per_s"] as? Double == floor)
         }
         if scenario == .loadStream {
