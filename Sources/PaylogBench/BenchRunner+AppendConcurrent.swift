@@ -7,8 +7,8 @@ extension BenchRunner {
     /// event per durable transaction on one thread: the gain is group commit's. Reports beside it, as
     /// `floor_events_per_s`, the same events in the same layout written straight on LMDB's C API
     /// (``LayoutFloorBaseline``): the most this disk allows the scenario. The floor runs once before paylog and once
-    /// after, and reports their mean: a floor run only after paylog commits faster than one run before it, which
-    /// would understate paylog's share of it (Docs/performance.md, *append-concurrent*).
+    /// after, and reports their mean: its rate drifts within a run, either way, by up to a fifth, so one run on each
+    /// side brackets paylog's (Docs/performance.md, *append-concurrent*).
     func appendConcurrent() async throws(BenchError) -> BenchResult {
         let raw = try rawSingleBaseline()
         let total = sizes.concurrentEvents
