@@ -44,6 +44,8 @@ enum EnvelopeDecoder {
         var payload = Data()
         var frame: UnsafeRawBufferPointer?
         var dictionary: UInt64 = 0
+        var tags: [String] = []
+        var tagsDeclared = false
         while let (field, wireType) = try reader.nextField() {
             switch (field, wireType) {
             case (1, 2):
@@ -66,6 +68,8 @@ enum EnvelopeDecoder {
             case (12, 2): payload = Data(try reader.lengthDelimited())
             case (13, 2): frame = try reader.lengthDelimited()
             case (14, 0): dictionary = try reader.varint()
+            case (15, 2): tags.append(try reader.string("tags"))
+            case (16, 0): tagsDeclared = try reader.varint() != 0
             default: try reader.skip(wireType: wireType, field: field)
             }
         }
@@ -98,7 +102,8 @@ enum EnvelopeDecoder {
         return RecordedEvent(
             id: id, streamID: streamID, version: version, position: position, type: type, schemaVersion: schemaVersion,
             recordedAt: Timestamp(microseconds: recordedAt), observedAt: observedAt.map { Timestamp(microseconds: $0) },
-            correlationID: correlationID, causationID: causationID, actor: actor, storedPayload: stored, hash: hash)
+            correlationID: correlationID, causationID: causationID, actor: actor,
+            tags: tagsDeclared ? tags : (tags.isEmpty ? nil : tags), storedPayload: stored, hash: hash)
     }
 
     /// A length-delimited field read as UTF-8 text through `names`, as ``ProtoWireReader/string(_:)`` reads it.

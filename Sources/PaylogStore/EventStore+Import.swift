@@ -20,6 +20,12 @@ extension EventStore {
                             position: event.position,
                             reason: "the store's next position is \(head.position + 1); import into an empty store, in order")
                     }
+                    for tag in event.tags ?? [] {
+                        if let problem = StoreKeys.problem(withTag: tag) {
+                            throw EventStoreError.importMismatch(
+                                position: event.position, reason: "tag \(tag.prefix(64).debugDescription) cannot be indexed: \(problem)")
+                        }
+                    }
                     let version = try StreamTail.read(event.streamID, in: txn, databases: databases).version
                     guard event.version == version + 1 else {
                         throw EventStoreError.importMismatch(
@@ -37,7 +43,7 @@ extension EventStore {
                     }
                     try Writer.put(
                         value: value, id: event.id, streamID: event.streamID, version: event.version,
-                        position: event.position, in: txn, databases: databases)
+                        position: event.position, tags: event.tags, in: txn, databases: databases)
                     head = ChainHead(position: event.position, hash: hash)
                     try Writer.applyProjections(event, in: txn, databases: databases)
                 }

@@ -145,6 +145,11 @@ public final class EventStore: Sendable {
         if let problem = StoreKeys.problem(with: streamID) { throw .invalidStreamID(streamID, reason: problem) }
         guard !events.isEmpty else { throw .emptyAppend(stream: streamID) }
         if events.count > 1, let repeated = events.firstRepeatedID { throw .duplicateEventInAppend(eventID: repeated) }
+        for event in events {
+            for tag in event.tags ?? [] {
+                if let problem = StoreKeys.problem(withTag: tag) { throw .invalidTag(tag, eventID: event.id, reason: problem) }
+            }
+        }
         return (streamID, events, expected)
     }
 
@@ -208,6 +213,17 @@ public final class EventStore: Sendable {
         try reading { txn in
             try StreamTail.read(streamID, in: txn, databases: databases).version
         }
+    }
+
+    /// The last event that declared `tag` (``NewEvent/tags``), or nil when none did.
+    public func taggedEvent(_ tag: String) throws(EventStoreError) -> TaggedEvent? {
+        try reading { txn in try TaggedEvent.read(tag, in: txn, databases: databases) }
+    }
+
+    /// The last event that declared `tag`, read in `txn`: a transaction of this store's, such as the one
+    /// ``readViews(_:)`` hands its body, so that the answer agrees with the views read beside it.
+    public func taggedEvent(_ tag: String, in txn: borrowing Transaction) throws -> TaggedEvent? {
+        try TaggedEvent.read(tag, in: txn, databases: databases)
     }
 
     /// The event at a global position, or nil.
@@ -503,7 +519,9 @@ public final class EventStore: Sendable {
                     throw EventStoreError.unsupportedFormat(found: format, supported: StoreKeys.currentFormat)
                 }
                 // Format 1 → 2 rewrites an index, never `events`; 2 → 3 changes nothing stored (format 3 only adds
-                // compressed records and the dictionaries they need); 3 → 4 deletes the `heads` index.
+                // compressed records and the dictionaries they need); 3 → 4 deletes the `heads` index; 4 → 5
+                // changes nothing stored (format 5 adds records declaring tags, and `tags`, created empty when the
+                // store's databases are opened: no earlier record declares any).
                 if format == 1 { try FormatMigration.moveStreamIndex(txn) }
                 try FormatMigration.dropHeads(txn)
             }

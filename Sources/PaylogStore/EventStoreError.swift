@@ -14,8 +14,12 @@ public enum EventStoreError: Error, Sendable, Equatable, CustomStringConvertible
     case emptyAppend(stream: String)
     /// The same event id appears twice in one append.
     case duplicateEventInAppend(eventID: UUID)
+    /// A tag an event declares is empty or too long to index. Nothing was written.
+    case invalidTag(String, eventID: UUID, reason: String)
     /// A stored record could not be decoded: the file was damaged or written by an unknown format.
     case corruptRecord(position: UInt64, reason: String)
+    /// An index entry of the store (not the log itself) could not be read.
+    case corruptIndex(name: String, reason: String)
     /// No event at that position or with that id.
     case eventNotFound(String)
     /// The store was closed.
@@ -32,6 +36,9 @@ public enum EventStoreError: Error, Sendable, Equatable, CustomStringConvertible
     case rebuildFailed(projection: String, reason: String)
     /// An inline projection refused an event of the append (its `apply` threw). Nothing of the append was written.
     case projectionRefused(projection: String, eventID: UUID, reason: String)
+    /// A projection names one of its databases as the store names one of its own (or with a `#`). Nothing was
+    /// opened.
+    case reservedDatabaseName(projection: String, database: String)
     /// A payload compression dictionary (given when opening, or stored in the log) could not be loaded.
     case badPayloadDictionary(number: UInt32, reason: String)
     /// A backup copy could not be written to `destination`; the store itself is untouched.
@@ -62,9 +69,15 @@ public enum EventStoreError: Error, Sendable, Equatable, CustomStringConvertible
             return "The append to stream \(stream) carried no events; pass at least one."
         case .duplicateEventInAppend(let id):
             return "Event id \(id.uuidString.lowercased()) appears twice in one append; give each event its own id."
+        case .invalidTag(let tag, let id, let reason):
+            return "Event \(id.uuidString.lowercased()) declares tag \(tag.prefix(64).debugDescription): \(reason). Nothing "
+                + "was written; declare tags of 1–\(StoreKeys.maximumTagBytes) bytes of UTF-8."
         case .corruptRecord(let position, let reason):
             return "The record at position \(position) is damaged (\(reason)). Run `paylog verify`, keep a copy "
                 + "of the store directory, and restore from an export or backup."
+        case .corruptIndex(let name, let reason):
+            return "The store's `\(name)` index is damaged (\(reason)). The log itself is checked by `paylog verify`; "
+                + "if it passes, `paylog export` and `paylog import-log` into a new store write every index afresh."
         case .eventNotFound(let what):
             return "No event \(what) in the log."
         case .closed:
@@ -87,6 +100,10 @@ public enum EventStoreError: Error, Sendable, Equatable, CustomStringConvertible
         case .projectionRefused(let projection, let eventID, let reason):
             return "The \(projection) view refused event \(eventID): \(reason). Nothing of the append was written; "
                 + "check that the event's type and payload are ones this build's projections know."
+        case .reservedDatabaseName(let projection, let database):
+            return "The \(projection) projection names a database \(database.debugDescription), which the store keeps for "
+                + "itself (\(StoreDatabases.reservedNames.sorted().joined(separator: ", ")); no `#` either). Nothing was "
+                + "opened; rename the projection's database."
         case .badPayloadDictionary(let number, let reason):
             let which = number == 0 ? "The payload dictionary given to open the store" : "Payload dictionary \(number) stored in the log"
             return "\(which) cannot be loaded: \(reason). Nothing was written. A stored dictionary is part of the "

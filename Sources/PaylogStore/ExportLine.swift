@@ -27,13 +27,16 @@ public struct ExportLine: Sendable, Hashable, Codable {
     public var causationID: String
     /// Actor.
     public var actor: String
+    /// The tags the event's appender declared; absent when it declared none (every event recorded before log
+    /// format 5).
+    public var tags: [String]?
     /// The payload bytes, base64.
     public var payloadBase64: String
     /// The chain hash, lower-case hex.
     public var hash: String
 
     enum CodingKeys: String, CodingKey {
-        case position, stream, version, id, type, actor, hash
+        case position, stream, version, id, type, actor, hash, tags
         case schemaVersion = "schema_version"
         case recordedAtUs = "recorded_at_us"
         case recordedAt = "recorded_at"
@@ -58,6 +61,7 @@ public struct ExportLine: Sendable, Hashable, Codable {
         correlationID = event.correlationID
         causationID = event.causationID
         actor = event.actor
+        tags = event.tags
         payloadBase64 = try event.payload.base64EncodedString()
         hash = event.hashHex
     }
@@ -78,6 +82,6 @@ public struct ExportLine: Sendable, Hashable, Codable {
         return RecordedEvent(
             id: uuid, streamID: stream, version: version, position: position, type: type, schemaVersion: schemaVersion,
             recordedAt: Timestamp(microseconds: recordedAtUs), observedAt: observedAtUs.map(Timestamp.init(microseconds:)),
-            correlationID: correlationID, causationID: causationID, actor: actor, payload: payload, hash: digest)
+            correlationID: correlationID, causationID: causationID, actor: actor, tags: tags, payload: payload, hash: digest)
     }
 }

@@ -27,6 +27,9 @@ public struct FoldEvent {
     public let recordedAt: Timestamp
     /// Business time supplied by the caller, if any.
     public let observedAt: Timestamp?
+    /// Whether its appender declared its tags (``RecordedEvent/tags`` is then not nil); the tags themselves are
+    /// not read here (``recorded()`` reads them).
+    public let declaresTags: Bool
     /// The event type name's UTF-8 bytes (compare with ``hasType(_:)``; ``type`` builds the string).
     private let typeBytes: UnsafeRawBufferPointer
     /// The payload as stored in the record, or its zstd frame.
@@ -78,6 +81,7 @@ public struct FoldEvent {
         var payload: UnsafeRawBufferPointer?
         var frame: UnsafeRawBufferPointer?
         var dictionaryNumber: UInt64 = 0
+        var declaresTags = false
         do throws(ProtoWireReader.Failure) {
             while let (field, wireType) = try reader.nextField() {
                 switch (field, wireType) {
@@ -100,6 +104,10 @@ public struct FoldEvent {
                 case (12, 2): payload = try reader.lengthDelimited()
                 case (13, 2): frame = try reader.lengthDelimited()
                 case (14, 0): dictionaryNumber = try reader.varint()
+                case (15, 2):
+                    declaresTags = true
+                    try reader.skip(wireType: wireType, field: field)
+                case (16, 0): declaresTags = try reader.varint() != 0 || declaresTags
                 default: try reader.skip(wireType: wireType, field: field)
                 }
             }
@@ -133,6 +141,7 @@ public struct FoldEvent {
         self.schemaVersion = schemaVersion
         self.recordedAt = Timestamp(microseconds: recordedAt)
         self.observedAt = observedAt.map { Timestamp(microseconds: $0) }
+        self.declaresTags = declaresTags
         self.scratch = scratch
         self.value = value
         self.dictionaries = dictionaries

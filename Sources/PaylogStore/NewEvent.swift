@@ -19,11 +19,17 @@ public struct NewEvent: Sendable, Hashable {
     public var causationID: String
     /// Who recorded the event.
     public var actor: String
+    /// The keys the appender declares for the event, which the store indexes (``EventStore/taggedStream(_:)``):
+    /// each tag then names this event's stream until a later event declares it. Each is 1–480 bytes of UTF-8.
+    /// `nil` declares nothing: the record says so, and readers that need such an event's keys derive them
+    /// (paylog's status view derives routing keys from the payload). `[]` declares that it has none.
+    public var tags: [String]?
 
     /// An event with the given fields; ids and metadata default to a fresh UUID and empty strings.
     public init(
         id: UUID = UUID(), type: String, schemaVersion: UInt32 = 1, payload: Data,
-        observedAt: Timestamp? = nil, correlationID: String = "", causationID: String = "", actor: String = ""
+        observedAt: Timestamp? = nil, correlationID: String = "", causationID: String = "", actor: String = "",
+        tags: [String]? = nil
     ) {
         self.id = id
         self.type = type
@@ -33,5 +39,6 @@ public struct NewEvent: Sendable, Hashable {
         self.correlationID = correlationID
         self.causationID = causationID
         self.actor = actor
+        self.tags = tags
     }
 }

@@ -2,7 +2,8 @@ import Foundation
 import LMDBKit
 
 /// Rebuilds the store's inline projections from the log into a scratch LMDB environment and compares the
-/// result with the live views: the heart of `paylog replay`.
+/// result with the live views: the heart of `paylog replay`. The store's `tags` index is rebuilt beside them from
+/// the tags the records declare, and compared in the same way (as database `tags`).
 ///
 /// The scratch environment is opened without fsync (it is rebuildable and thrown away), views are written in
 /// large transactions, and the log is read in pages, so memory stays flat however long the log is.
@@ -30,10 +31,11 @@ public struct ProjectionRebuild: Sendable {
         let names = projections.flatMap(\.databaseNames)
         let scratch = try Environment(
             path: directory,
-            options: EnvironmentOptions(initialMapSize: max(store.environment.mapSize, 64 << 20), maxDatabases: UInt32(names.count + 2), noSync: true))
+            options: EnvironmentOptions(initialMapSize: max(store.environment.mapSize, 64 << 20), maxDatabases: UInt32(names.count + 3), noSync: true))
         defer { scratch.close() }
         var byName: [String: Database] = [:]
         for name in names { byName[name] = try scratch.openDatabase(name) }
+        let tags = try scratch.openDatabase(StoreDatabases.tagsName)
         let scratchDatabases = ProjectionDatabases(byName: byName)
         let total = try store.lastPosition()
         var applied: UInt64 = 0
@@ -44,6 +46,12 @@ public struct ProjectionRebuild: Sendable {
             if page.isEmpty { break }
             try scratch.write { txn in
                 for projection in projections { try projection.apply(page, in: txn, databases: scratchDatabases) }
+                for event in page {
+                    guard let declared = event.tags else { continue }
+                    var target = StoreKeys.bigEndian(event.position)
+                    target.append(contentsOf: event.streamID.utf8)
+                    for tag in declared { try txn.put(target, for: Array(tag.utf8), in: tags) }
+                }
             }
             for event in page { try eachEvent(event) }
             applied += UInt64(page.count)
@@ -53,22 +61,26 @@ public struct ProjectionRebuild: Sendable {
         }
         var differences: [ViewDifference] = []
         var count = 0
-        for name in names {
-            try compare(name, live: store, scratch: scratch, scratchDatabase: byName[name]!) { difference in
-                count += 1
-                if differences.count < differenceLimit { differences.append(difference) }
-            }
+        func report(_ difference: ViewDifference) {
+            count += 1
+            if differences.count < differenceLimit { differences.append(difference) }
         }
+        for name in names {
+            let live = try store.readViews { txn, databases in try entries(txn, databases[name]) }
+            try compare(name, live: live, scratch: scratch, scratchDatabase: byName[name]!, report: report)
+        }
+        let liveTags = try store.reading { txn in try entries(txn, store.databases.tags) }
+        try compare(StoreDatabases.tagsName, live: liveTags, scratch: scratch, scratchDatabase: tags, report: report)
         return ProjectionRebuild(events: applied, differences: differences, differenceCount: count)
     }
 
-    /// Walks both databases in key order and reports every key whose value differs or exists on one side only.
+    /// Walks the live entries and the rebuilt database in key order and reports every key whose value differs or
+    /// exists on one side only.
     static func compare(
-        _ name: String, live store: EventStore, scratch: Environment, scratchDatabase: Database,
+        _ name: String, live liveEntries: [(key: [UInt8], value: [UInt8])], scratch: Environment, scratchDatabase: Database,
         report: (ViewDifference) -> Void
     ) throws {
         // Copy one side page by page would be leaner; views are small next to the log, so read both in full.
-        let liveEntries = try store.readViews { txn, databases in try entries(txn, databases[name]) }
         let rebuiltEntries = try scratch.read { txn in try entries(txn, scratchDatabase) }
         var i = 0
         var j = 0

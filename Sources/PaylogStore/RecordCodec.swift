@@ -5,8 +5,9 @@ import Foundation
 ///
 /// Value layout: format byte | SHA-256 hash (32 bytes) | `EventRecord` protobuf bytes. Format byte `0x01`: the
 /// payload as appended (field 12). Format byte `0x02`: the payload as a zstd frame (field 13) and its dictionary's
-/// number (field 14). The hash always covers the *canonical* record — the `0x01` form — so it does not depend on
-/// how (or whether) the payload was compressed: an import into another store recomputes the same hashes.
+/// number (field 14). The declared tags (fields 15 and 16) follow the payload's fields in both. The hash always
+/// covers the *canonical* record — the `0x01` form — so it does not depend on how (or whether) the payload was
+/// compressed: an import into another store recomputes the same hashes.
 enum RecordCodec {
     static let headerSize = 33
 
@@ -49,6 +50,7 @@ enum RecordCodec {
         var sizer = WireSizer()
         writeEnvelope(event, streamID: streamID, version: version, position: position, recordedAt: recordedAt, to: &sizer)
         writePayload(event, compressed: compressed, to: &sizer)
+        writeTags(event, to: &sizer)
         return headerSize + sizer.count
     }
 
@@ -66,6 +68,8 @@ enum RecordCodec {
         writeEnvelope(event, streamID: streamID, version: version, position: position, recordedAt: recordedAt, to: &writer)
         let envelopeEnd = writer.count
         writePayload(event, compressed: compressed, to: &writer)
+        let payloadEnd = writer.count
+        writeTags(event, to: &writer)
         precondition(writer.count == buffer.count, "a record of \(writer.count) bytes was reserved \(buffer.count)")
         let hash: ChainDigest
         if compressed == nil {
@@ -74,7 +78,7 @@ enum RecordCodec {
             hash = event.payload.withUnsafeBytes { payload in
                 chainHash(
                     previous: previous, envelope: UnsafeRawBufferPointer(rebasing: writer.written[headerSize..<envelopeEnd]),
-                    payload: payload)
+                    payload: payload, tail: UnsafeRawBufferPointer(rebasing: writer.written[payloadEnd...]))
             }
         }
         hash.withUnsafeBytes { writer.overwrite(at: 1, with: $0) }
@@ -117,6 +121,18 @@ enum RecordCodec {
         }
     }
 
+    /// The declared tags' fields, 15 and 16, after the payload's; nothing for an event that declares none.
+    @inline(__always)
+    private static func writeTags<Sink: WireSink>(_ event: NewEvent, to sink: inout Sink) {
+        guard let tags = event.tags else { return }
+        for tag in tags {
+            sink.tag(15, .lengthDelimited)
+            sink.string(tag)
+        }
+        sink.tag(16, .varint)
+        sink.varint(1)
+    }
+
     @inline(__always)
     private static func varint<Sink: WireSink>(_ field: UInt32, _ value: UInt64, _ sink: inout Sink) {
         guard value != 0 else { return }
@@ -140,8 +156,11 @@ enum RecordCodec {
     }
 
     /// SHA-256 over the previous hash and the canonical record of a compressed one: its envelope fields
-    /// (1–11, as stored) followed by field 12 holding `payload` as appended.
-    static func chainHash(previous: ChainDigest, envelope: UnsafeRawBufferPointer, payload: UnsafeRawBufferPointer) -> ChainDigest {
+    /// (1–11, as stored), field 12 holding `payload` as appended, then the fields after the payload's (`tail`: the
+    /// declared tags, 15 and 16, as stored).
+    static func chainHash(
+        previous: ChainDigest, envelope: UnsafeRawBufferPointer, payload: UnsafeRawBufferPointer, tail: UnsafeRawBufferPointer
+    ) -> ChainDigest {
         var hasher = SHA256()
         previous.withUnsafeBytes { hasher.update(bufferPointer: $0) }
         hasher.update(bufferPointer: envelope)
@@ -155,6 +174,7 @@ enum RecordCodec {
             }
             hasher.update(bufferPointer: payload)
         }
+        if !tail.isEmpty { hasher.update(bufferPointer: tail) }
         return ChainDigest(hasher.finalize())
     }
 
@@ -171,8 +191,8 @@ enum RecordCodec {
         case StoreKeys.recordFormatByte:
             return chainHash(previous: previous, record: record)
         case StoreKeys.compressedRecordFormatByte:
-            // The envelope fields come first; the payload's fields (13, 14) end the record.
-            let (envelopeEnd, frame, number) = try compressedParts(record, position: position)
+            // The envelope fields come first, then the payload's (13, 14), then the tags' (15, 16).
+            let (envelopeEnd, frame, number, tailStart) = try compressedParts(record, position: position)
             guard number <= UInt64(UInt32.max), let dictionary = dictionaries.dictionary(UInt32(number)) else {
                 throw .corruptRecord(
                     position: position, reason: "its payload was compressed with dictionary \(number), which the store does not hold")
@@ -184,7 +204,9 @@ enum RecordCodec {
                 throw .corruptRecord(position: position, reason: "its compressed payload is damaged: \(error.description)")
             }
             return payload.withUnsafeBytes { payload in
-                chainHash(previous: previous, envelope: UnsafeRawBufferPointer(rebasing: record[..<envelopeEnd]), payload: payload)
+                chainHash(
+                    previous: previous, envelope: UnsafeRawBufferPointer(rebasing: record[..<envelopeEnd]), payload: payload,
+                    tail: UnsafeRawBufferPointer(rebasing: record[tailStart...]))
             }
         default:
             throw .corruptRecord(position: position, reason: "unknown record format byte \(value[0])")
@@ -192,12 +214,14 @@ enum RecordCodec {
     }
 
     /// A compressed record's parts, read in one walk of its fields: where its envelope fields end (field 13
-    /// starts), its frame and its dictionary's number.
+    /// starts), its frame, its dictionary's number, and where the fields after the payload's begin (15 on; the
+    /// record's end when there are none).
     private static func compressedParts(
         _ record: UnsafeRawBufferPointer, position: UInt64
-    ) throws(EventStoreError) -> (envelopeEnd: Int, frame: UnsafeRawBufferPointer, dictionary: UInt64) {
+    ) throws(EventStoreError) -> (envelopeEnd: Int, frame: UnsafeRawBufferPointer, dictionary: UInt64, tailStart: Int) {
         var reader = ProtoWireReader(record)
         var envelopeEnd: Int?
+        var tailStart: Int?
         var frame: UnsafeRawBufferPointer?
         var dictionary: UInt64 = 0
         do {
@@ -205,6 +229,7 @@ enum RecordCodec {
                 let start = reader.offset
                 guard let (field, wireType) = try reader.nextField() else { break }
                 if field >= 12, envelopeEnd == nil { envelopeEnd = start }
+                if field >= 15, tailStart == nil { tailStart = start }
                 switch (field, wireType) {
                 case (13, 2): frame = try reader.lengthDelimited()
                 case (14, 0): dictionary = try reader.varint()
@@ -217,7 +242,7 @@ enum RecordCodec {
         guard let envelopeEnd, let frame else {
             throw .corruptRecord(position: position, reason: "a compressed record without its payload's fields")
         }
-        return (envelopeEnd, frame, dictionary)
+        return (envelopeEnd, frame, dictionary, tailStart ?? record.count)
     }
 
     /// Decodes a stored value read at `position`; a compressed payload stays compressed until asked for, or is
@@ -252,11 +277,14 @@ enum RecordCodec {
         }
     }
 
-    /// True when `stored` carries the same caller-supplied content as `event` in `streamID`.
+    /// True when `stored` carries the same caller-supplied content as `event` in `streamID`. Tags are compared
+    /// only when both declare them: an event recorded before log format 5 declared none, and the same event
+    /// appended again by a newer appender (a retry across an upgrade) is the same event.
     static func sameContent(_ stored: RecordedEvent, _ event: NewEvent, streamID: String) throws(EventStoreError) -> Bool {
         guard stored.streamID == streamID, stored.type == event.type, stored.schemaVersion == event.schemaVersion,
               stored.observedAt == event.observedAt, stored.correlationID == event.correlationID,
-              stored.causationID == event.causationID, stored.actor == event.actor
+              stored.causationID == event.causationID, stored.actor == event.actor,
+              stored.tags == nil || event.tags == nil || stored.tags == event.tags
         else { return false }
         return try stored.payload == event.payload
     }

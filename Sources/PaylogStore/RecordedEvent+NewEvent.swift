@@ -5,7 +5,7 @@ extension RecordedEvent {
         self.init(
             id: event.id, streamID: streamID, version: version, position: position, type: event.type,
             schemaVersion: event.schemaVersion, recordedAt: recordedAt, observedAt: event.observedAt,
-            correlationID: event.correlationID, causationID: event.causationID, actor: event.actor,
+            correlationID: event.correlationID, causationID: event.causationID, actor: event.actor, tags: event.tags,
             payload: event.payload, hash: hash)
     }
 
@@ -14,7 +14,7 @@ extension RecordedEvent {
         get throws(EventStoreError) {
             NewEvent(
                 id: id, type: type, schemaVersion: schemaVersion, payload: try payload, observedAt: observedAt,
-                correlationID: correlationID, causationID: causationID, actor: actor)
+                correlationID: correlationID, causationID: causationID, actor: actor, tags: tags)
         }
     }
 }

@@ -24,6 +24,9 @@ public struct RecordedEvent: Sendable, Hashable {
     public var causationID: String
     /// Who recorded the event, empty when not supplied.
     public var actor: String
+    /// The tags its appender declared (``NewEvent/tags``); nil when it declared none (every event recorded before
+    /// log format 5).
+    public var tags: [String]?
     /// The encoded payload as the store keeps it (possibly compressed); ``payload`` gives the bytes.
     public var storedPayload: StoredPayload
     /// SHA-256 over the previous event's hash and this event's record bytes, with the payload as appended
@@ -49,19 +52,19 @@ public struct RecordedEvent: Sendable, Hashable {
     init(
         id: UUID, streamID: String, version: UInt64, position: UInt64, type: String, schemaVersion: UInt32,
         recordedAt: Timestamp, observedAt: Timestamp?, correlationID: String, causationID: String, actor: String,
-        payload: Data, hash: ChainDigest
+        tags: [String]? = nil, payload: Data, hash: ChainDigest
     ) {
         self.init(
             id: id, streamID: streamID, version: version, position: position, type: type, schemaVersion: schemaVersion,
             recordedAt: recordedAt, observedAt: observedAt, correlationID: correlationID, causationID: causationID,
-            actor: actor, storedPayload: StoredPayload(payload), hash: hash)
+            actor: actor, tags: tags, storedPayload: StoredPayload(payload), hash: hash)
     }
 
     /// An event with every field given, its payload as stored.
     init(
         id: UUID, streamID: String, version: UInt64, position: UInt64, type: String, schemaVersion: UInt32,
         recordedAt: Timestamp, observedAt: Timestamp?, correlationID: String, causationID: String, actor: String,
-        storedPayload: StoredPayload, hash: ChainDigest
+        tags: [String]? = nil, storedPayload: StoredPayload, hash: ChainDigest
     ) {
         self.id = id
         self.streamID = streamID
@@ -74,6 +77,7 @@ public struct RecordedEvent: Sendable, Hashable {
         self.correlationID = correlationID
         self.causationID = causationID
         self.actor = actor
+        self.tags = tags
         self.storedPayload = storedPayload
         self.hash = hash
     }

@@ -14,8 +14,10 @@ enum StoreKeys {
     /// stored compressed (``compressedRecordFormatByte``) and the `payload-dictionary/` entries they need; a
     /// format-2 store becomes format 3 on open, its records untouched. Format 4 dropped the `heads` database (stream
     /// id → last version and position): a stream's last `versions` entry says the same (``StreamTail``), and an
-    /// append no longer writes it; opening a store of formats 1–3 deletes `heads`.
-    static let currentFormat: UInt32 = 4
+    /// append no longer writes it; opening a store of formats 1–3 deletes `heads`. Format 5 added the tags an
+    /// appender declares (record fields 15 and 16) and their index, `tags`; a format-4 store becomes format 5 on
+    /// open, its records untouched (they declare no tags).
+    static let currentFormat: UInt32 = 5
     /// The oldest log format this build migrates from.
     static let oldestMigratableFormat: UInt32 = 1
     /// The first byte of an `events` value whose payload is stored as the caller gave it (field 12).
@@ -100,6 +102,17 @@ enum StoreKeys {
 
     /// `ids` key: the event id's 16 raw UUID bytes.
     static func eventID(_ id: UUID) -> [UInt8] { withUnsafeBytes(of: id.uuid) { Array($0) } }
+
+    /// The largest tag in UTF-8 bytes; keeps `tags` keys under LMDB's 511-byte key limit.
+    static let maximumTagBytes = 480
+
+    /// Returns the reason a tag is unusable, or nil.
+    static func problem(withTag tag: String) -> String? {
+        let count = tag.utf8.count
+        if count == 0 { return "it is empty" }
+        if count > maximumTagBytes { return "it is \(count) bytes long, over \(maximumTagBytes)" }
+        return nil
+    }
 
     /// Returns the reason a stream id is unusable, or nil.
     static func problem(with streamID: String) -> String? {

@@ -62,6 +62,12 @@ public final class WriteSession {
         return try body(transaction.pointee, views)
     }
 
+    /// The last event that declared `tag`, including events appended earlier in this session, or nil.
+    public func taggedEvent(_ tag: String) throws -> TaggedEvent? {
+        precondition(isOpen, "a WriteSession was used after its withWriteSession call returned")
+        return try TaggedEvent.read(tag, in: transaction.pointee, databases: databases)
+    }
+
     /// The event with id `id`, or nil, including events appended earlier in this session.
     public func event(id: UUID) throws -> RecordedEvent? {
         precondition(isOpen, "a WriteSession was used after its withWriteSession call returned")

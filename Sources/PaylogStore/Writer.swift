@@ -351,14 +351,29 @@ final class Writer: @unchecked Sendable {
                 }
             }
             try withUnsafeBytes(of: event.id.uuid) { try txn.put(bytes: positionKey, forKeyBytes: $0, in: databases.ids) }
+            if let tags = event.tags, !tags.isEmpty {
+                try putTags(tags, streamID: streamID, position: position, in: txn, databases: databases)
+            }
             return hash
         }
     }
 
-    /// Writes one already encoded record and its `versions` and `ids` index entries (the caller updates the chain
-    /// head).
+    /// Points each of `tags` at `streamID` and `position` in `tags` (position u64 BE · stream id): the last event
+    /// declaring a tag is the one appended last, so a put replaces what an earlier event left.
+    static func putTags(
+        _ tags: [String], streamID: String, position: UInt64, in txn: borrowing Transaction, databases: StoreDatabases
+    ) throws {
+        var value = StoreKeys.bigEndian(position)
+        value.append(contentsOf: streamID.utf8)
+        for tag in tags {
+            try txn.put(value, for: Array(tag.utf8), in: databases.tags)
+        }
+    }
+
+    /// Writes one already encoded record and its `versions`, `ids` and `tags` index entries (the caller updates the
+    /// chain head).
     static func put(
-        value: [UInt8], id: UUID, streamID: String, version: UInt64, position: UInt64,
+        value: [UInt8], id: UUID, streamID: String, version: UInt64, position: UInt64, tags: [String]?,
         in txn: borrowing Transaction, databases: StoreDatabases
     ) throws {
         try withUnsafeBytes(of: position.bigEndian) { positionKey in
@@ -366,6 +381,7 @@ final class Writer: @unchecked Sendable {
             try putVersions(streamID: streamID, firstVersion: version, positions: position...position, in: txn, databases: databases)
             try withUnsafeBytes(of: id.uuid) { try txn.put(bytes: positionKey, forKeyBytes: $0, in: databases.ids) }
         }
+        if let tags, !tags.isEmpty { try putTags(tags, streamID: streamID, position: position, in: txn, databases: databases) }
     }
 
     /// Adds the positions of versions `firstVersion`, `firstVersion + 1`, … of stream `streamID` to `versions`

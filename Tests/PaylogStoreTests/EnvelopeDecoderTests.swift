@@ -32,6 +32,8 @@ struct EnvelopeDecoderTests {
         record.causationID = text(10)
         record.actor = text(10)
         record.payload = Data((0..<Int(next() % 300)).map { _ in UInt8(truncatingIfNeeded: next()) })
+        record.tags = (0..<Int(next() % 3)).map { _ in text(12) }
+        record.tagsDeclared = next() % 3 != 0
         return record
     }
 
@@ -47,7 +49,7 @@ struct EnvelopeDecoderTests {
             schemaVersion: record.schemaVersion, recordedAt: Timestamp(microseconds: record.recordedAtUs),
             observedAt: record.hasObservedAtUs ? Timestamp(microseconds: record.observedAtUs) : nil,
             correlationID: record.correlationID, causationID: record.causationID, actor: record.actor,
-            payload: record.payload, hash: hash)
+            tags: record.tagsDeclared || !record.tags.isEmpty ? record.tags : nil, payload: record.payload, hash: hash)
     }
 
     private static func decoded(_ bytes: [UInt8], hash: ChainDigest) -> RecordedEvent? {

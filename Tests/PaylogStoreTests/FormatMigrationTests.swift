@@ -5,9 +5,10 @@ import TestSupport
 import Testing
 
 /// Stores written in older log formats opened by today's build: format 1 (the stream index as one `streams` entry
-/// per event) and format 3 (with a `heads` database, which format 4 folded into `versions`). The fixtures are
-/// `mdb_dump -a` of the golden demo log imported by the format-1 build (commit 0be10bf) and by the format-3 build
-/// (commit 6602e51).
+/// per event), format 3 (with a `heads` database, which format 4 folded into `versions`) and format 4 (records that
+/// declare no tags, and no `tag-index`). The fixtures are `mdb_dump -a` of the golden demo log imported by the
+/// format-1 build (commit 0be10bf) and by the format-3 build (commit 6602e51); a format-4 store is made from the
+/// format-3 one.
 @Suite("Log format migration")
 struct FormatMigrationTests {
     static let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
@@ -79,13 +80,13 @@ struct FormatMigrationTests {
         #expect(try store.readStream(stream, from: last + 1).map(\.version) == [last + 1])
         store.close()
 
-        #expect(try Self.format(at: dir.path) == [0, 0, 0, 4])
+        #expect(try Self.format(at: dir.path) == [0, 0, 0, 5])
         #expect(try !Self.databaseExists("streams", at: dir.path))
         #expect(try !Self.databaseExists("heads", at: dir.path))
         #expect(try Self.databaseExists("versions", at: dir.path))
     }
 
-    @Test("a format-3 store opens as format 4: `heads` is deleted, every stream ends where it said, `events` is untouched")
+    @Test("a format-3 store opens as format 5: `heads` is deleted, every stream ends where it said, `events` is untouched")
     func dropsHeads() async throws {
         let dir = TemporaryDirectory()
         defer { dir.remove() }
@@ -119,8 +120,10 @@ struct FormatMigrationTests {
         #expect(appended.positions == 162...162 && appended.versions == (first.version + 1)...(first.version + 1))
         store.close()
 
-        #expect(try Self.format(at: dir.path) == [0, 0, 0, 4])
+        #expect(try Self.format(at: dir.path) == [0, 0, 0, 5])
         #expect(try !Self.databaseExists("heads", at: dir.path))
+        // Its records declare no tags; the one appended since declares none either (the fixture's events have nil).
+        #expect(try Self.entryCount("tag-index", at: dir.path) == 0)
         let environment = try Environment(path: dir.path)
         defer { environment.close() }
         let stored = try environment.read { txn in
@@ -173,8 +176,48 @@ struct FormatMigrationTests {
             try txn.put([0, 0, 0, 9], for: Array("format".utf8), in: meta)
         }
         environment.close()
-        #expect(throws: EventStoreError.unsupportedFormat(found: 9, supported: 4)) { _ = try EventStore(path: dir.path) }
+        #expect(throws: EventStoreError.unsupportedFormat(found: 9, supported: 5)) { _ = try EventStore(path: dir.path) }
         #expect(try !Self.databaseExists("events", at: dir.path))
         #expect(try !Self.databaseExists("versions", at: dir.path))
+    }
+
+    @Test("a format-4 store opens as format 5: its records untouched and declaring no tags, an empty `tag-index` that new appends fill")
+    func addsTheTagIndex() async throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        try MDBDump(String(contentsOf: Self.formatThreeFixture, encoding: .utf8)).load(into: dir.path)
+        // Format 3 → 4 is what a format-4 build did at open: `heads` deleted, format 4 stored.
+        do {
+            let environment = try Environment(path: dir.path)
+            defer { environment.close() }
+            try environment.write { txn in
+                try txn.deleteDatabase(#require(try txn.openDatabase("heads", create: false)))
+                try txn.put([0, 0, 0, 4], for: Array("format".utf8), in: #require(try txn.openDatabase("meta", create: false)))
+            }
+        }
+        #expect(try !Self.databaseExists("tag-index", at: dir.path))
+        let before = try Self.events(at: dir.path)
+
+        let store = try EventStore(path: dir.path)
+        #expect(try store.read(from: 1, limit: 1_000).allSatisfy { $0.tags == nil })
+        #expect(try store.verifyChain().isIntact)
+        let tagged = NewEvent(type: "Tagged", payload: Data("x".utf8), tags: ["ref:order-1"])
+        let appended = try await store.append([tagged], to: "pay-new")
+        #expect(try store.taggedEvent("ref:order-1") == TaggedEvent(streamID: "pay-new", position: appended.positions.lowerBound))
+        #expect(try store.verifyChain().isIntact)
+        store.close()
+
+        #expect(try Self.format(at: dir.path) == [0, 0, 0, 5])
+        #expect(try Self.entryCount("tag-index", at: dir.path) == 1)
+        let after = try Self.events(at: dir.path)
+        #expect(after.count == before.count + 1)
+        #expect(Array(after.prefix(before.count).map(\.value)) == before.map(\.value), "the evidence is byte for byte as format 4 stored it")
+    }
+
+    /// Every `events` entry of the store at `path`.
+    static func events(at path: String) throws -> [(key: [UInt8], value: [UInt8])] {
+        let environment = try Environment(path: path)
+        defer { environment.close() }
+        return try environment.read { txn in try txn.entries(of: #require(try txn.openDatabase("events", create: false))) }
     }
 }

@@ -306,7 +306,7 @@ struct PayloadCompressionTests {
         }
     }
 
-    @Test("a format-2 store opens as format 4: its records untouched, the dictionary added, new payloads compressed")
+    @Test("a format-2 store opens as format 5: its records untouched, the dictionary added, new payloads compressed")
     func formatTwoOpens() async throws {
         let dir = TemporaryDirectory()
         defer { dir.remove() }
@@ -328,7 +328,7 @@ struct PayloadCompressionTests {
         let after = try Self.storedValues(at: dir.path)
         #expect(before.allSatisfy { after[$0.key] == $0.value })
         #expect(after[5]?[0] == 2)
-        #expect(try FormatMigrationTests.format(at: dir.path) == [0, 0, 0, 4])
+        #expect(try FormatMigrationTests.format(at: dir.path) == [0, 0, 0, 5])
         #expect(try Self.storedDictionaries(at: dir.path) == [1: Self.first])
     }
 }

@@ -27,10 +27,17 @@ struct RecordCodecTests {
     static func event(_ generator: inout SeededGenerator) -> NewEvent {
         let observed: Timestamp? = Bool.random(using: &generator)
             ? Timestamp(microseconds: Bool.random(using: &generator) ? 0 : Int64(bitPattern: value(&generator))) : nil
+        // Tags: none declared, declared as none, or one to three (log format 5).
+        let tags: [String]? = switch Int.random(in: 0..<3, using: &generator) {
+        case 0: nil
+        case 1: []
+        default: (0..<Int.random(in: 1...3, using: &generator)).map { _ in "tx:" + text(&generator) }
+        }
         return NewEvent(
             id: UUID(), type: text(&generator), schemaVersion: UInt32(truncatingIfNeeded: value(&generator)),
             payload: Data((0..<Int.random(in: 0...400, using: &generator)).map { _ in UInt8.random(in: 0...255, using: &generator) }),
-            observedAt: observed, correlationID: text(&generator), causationID: text(&generator), actor: text(&generator))
+            observedAt: observed, correlationID: text(&generator), causationID: text(&generator), actor: text(&generator),
+            tags: tags)
     }
 
     /// A random event with a random envelope the store could assign it.
@@ -58,6 +65,8 @@ struct RecordCodecTests {
         record.causationID = event.causationID
         record.actor = event.actor
         record.payload = event.payload
+        record.tags = event.tags ?? []
+        record.tagsDeclared = event.tags != nil
         return try record.serializedBytes()
     }
 
@@ -80,6 +89,7 @@ struct RecordCodecTests {
             #expect(hash.bytes == Array(hasher.finalize()))
             let decoded = try value.withUnsafeBytes { try RecordCodec.decode($0, position: position, dictionaries: plain) }
             #expect(try RecordCodec.sameContent(decoded, event, streamID: streamID))
+            #expect(decoded.tags == event.tags)
             #expect(decoded.version == version && decoded.position == position && decoded.recordedAt == recordedAt)
             previous = hash
         }
@@ -113,6 +123,7 @@ struct RecordCodecTests {
             }
             let decoded = try value.withUnsafeBytes { try RecordCodec.decode($0, position: position, dictionaries: dictionaries) }
             #expect(try decoded.payload == event.payload)
+            #expect(decoded.tags == event.tags)
             #expect(try RecordCodec.sameContent(decoded, event, streamID: streamID))
             let recomputed = try value.withUnsafeBytes {
                 try RecordCodec.recomputeHash($0, position: position, previous: previous, dictionaries: dictionaries)

@@ -15,7 +15,7 @@
 /// field 13, a zstd frame compressed with the store's payload dictionary numbered by field 14.
 /// hash = SHA-256(previous event's hash (32 zero bytes for position 1) || the canonical EventRecord bytes): the
 /// record exactly as stored for 0x01; for 0x02 the same bytes with fields 13 and 14 replaced by field 12 holding
-/// the decompressed payload. See Docs/storage.md. Field numbers are frozen: add fields, never renumber or reuse them.
+/// the decompressed payload (fields 15 and 16 follow it in both). See Docs/storage.md. Field numbers are frozen: add fields, never renumber or reuse them.
 
 #if canImport(FoundationEssentials)
 import FoundationEssentials
@@ -90,6 +90,15 @@ package nonisolated struct Paylog_Store_V1_EventRecord: Sendable {
   /// compressed with; 0 means none (plain zstd). Present with field 13 only.
   package var payloadDictionary: UInt32 = 0
 
+  /// Keys the appender declared for the event (log format 5), e.g. paylog's routing keys `ref:…`, `ctx:…`, `tx:…`.
+  /// The store indexes them in `tags`: a tag → the position and stream of the last event declaring it.
+  package var tags: [String] = []
+
+  /// True when the appender declared the event's tags: field 15 then holds all of them, perhaps none. Absent on
+  /// records written before log format 5 and on appends that declared nothing; readers derive such events' keys
+  /// themselves (paylog's status view does, from the payload).
+  package var tagsDeclared: Bool = false
+
   package var unknownFields = SwiftProtobuf.UnknownStorage()
 
   package init() {}
@@ -103,7 +112,7 @@ fileprivate nonisolated let _protobuf_package = "paylog.store.v1"
 
 nonisolated extension Paylog_Store_V1_EventRecord: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   package static let protoMessageName: String = _protobuf_package + ".EventRecord"
-  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}event_id\0\u{3}stream_id\0\u{1}version\0\u{1}position\0\u{1}type\0\u{3}schema_version\0\u{3}recorded_at_us\0\u{3}observed_at_us\0\u{3}correlation_id\0\u{3}causation_id\0\u{1}actor\0\u{1}payload\0\u{3}payload_zstd\0\u{3}payload_dictionary\0")
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}event_id\0\u{3}stream_id\0\u{1}version\0\u{1}position\0\u{1}type\0\u{3}schema_version\0\u{3}recorded_at_us\0\u{3}observed_at_us\0\u{3}correlation_id\0\u{3}causation_id\0\u{1}actor\0\u{1}payload\0\u{3}payload_zstd\0\u{3}payload_dictionary\0\u{1}tags\0\u{3}tags_declared\0")
 
   package mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -125,6 +134,8 @@ nonisolated extension Paylog_Store_V1_EventRecord: SwiftProtobuf.Message, SwiftP
       case 12: try { try decoder.decodeSingularBytesField(value: &self.payload) }()
       case 13: try { try decoder.decodeSingularBytesField(value: &self.payloadZstd) }()
       case 14: try { try decoder.decodeSingularUInt32Field(value: &self.payloadDictionary) }()
+      case 15: try { try decoder.decodeRepeatedStringField(value: &self.tags) }()
+      case 16: try { try decoder.decodeSingularBoolField(value: &self.tagsDeclared) }()
       default: break
       }
     }
@@ -177,6 +188,12 @@ nonisolated extension Paylog_Store_V1_EventRecord: SwiftProtobuf.Message, SwiftP
     if self.payloadDictionary != 0 {
       try visitor.visitSingularUInt32Field(value: self.payloadDictionary, fieldNumber: 14)
     }
+    if !self.tags.isEmpty {
+      try visitor.visitRepeatedStringField(value: self.tags, fieldNumber: 15)
+    }
+    if self.tagsDeclared != false {
+      try visitor.visitSingularBoolField(value: self.tagsDeclared, fieldNumber: 16)
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
@@ -195,6 +212,8 @@ nonisolated extension Paylog_Store_V1_EventRecord: SwiftProtobuf.Message, SwiftP
     if lhs.payload != rhs.payload {return false}
     if lhs.payloadZstd != rhs.payloadZstd {return false}
     if lhs.payloadDictionary != rhs.payloadDictionary {return false}
+    if lhs.tags != rhs.tags {return false}
+    if lhs.tagsDeclared != rhs.tagsDeclared {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }
