@@ -9,14 +9,16 @@ public enum EventCodec {
     /// The payload schema version this build writes for every event type.
     public static let currentSchemaVersion: UInt32 = 1
 
-    /// The `NewEvent` for `event`, with the given envelope metadata.
+    /// The `NewEvent` for `event`, with the given envelope metadata; it declares the event's routing keys as its
+    /// tags (``PaymentEvent/routingKeys``), which the store indexes.
     public static func encode(
         _ event: PaymentEvent, id: UUID, observedAt: Timestamp?, correlationID: String = "", causationID: String = "",
         actor: String
     ) throws -> NewEvent {
         NewEvent(
             id: id, type: event.typeName, schemaVersion: currentSchemaVersion, payload: try payload(event),
-            observedAt: observedAt, correlationID: correlationID, causationID: causationID, actor: actor)
+            observedAt: observedAt, correlationID: correlationID, causationID: causationID, actor: actor,
+            tags: event.routingKeys)
     }
 
     /// Map fields (a callback's query `fields`) in key order: without it SwiftProtobuf writes them in the

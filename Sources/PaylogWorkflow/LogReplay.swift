@@ -2,22 +2,30 @@ import PaylogCompatibility
 import PaylogStore
 
 /// The whole-log replay: rebuilds every view from the log into scratch space with today's code, compares it
-/// with the live views, judges every request and callback, and verifies the hash chain.
+/// with the live views and the store's `tags` index, checks that each event's declared tags are the routing keys
+/// today's code reads from its payload, judges every request and callback, and verifies the hash chain.
 public enum LogReplay {
     /// Runs the replay over `store`. `progress` gets (events done, events in the log) now and then.
     public static func run(_ store: EventStore, progress: (UInt64, UInt64) -> Void = { _, _ in }) throws -> ReplayReport {
         var judge = EvidenceJudge()
         var findings: [Finding] = []
+        var tagDifferences: [ViewDifference] = []
         let chain = try store.verifyChain()
         let payments = try store.readViews { txn, databases in try txn.count(databases["payments"]) }
         do {
             let rebuild = try ProjectionRebuild.run(store, eachEvent: { event in
                 let decoded = try EventCodec.decode(event)
+                if let declared = event.tags, declared != decoded.routingKeys {
+                    tagDifferences.append(ViewDifference(
+                        database: "tag-index", key: "position \(event.position)",
+                        kind: "declares \(declared) where its payload gives \(decoded.routingKeys)"))
+                }
                 findings.append(contentsOf: judge.judge(event, decoded: decoded).findings)
             }, progress: progress)
             return ReplayReport(
-                events: rebuild.events, payments: payments, differences: rebuild.differences,
-                differenceCount: rebuild.differenceCount, chain: chain, findings: findings, rebuildError: nil)
+                events: rebuild.events, payments: payments, differences: Array((tagDifferences + rebuild.differences).prefix(100)),
+                differenceCount: tagDifferences.count + rebuild.differenceCount, chain: chain, findings: findings,
+                rebuildError: nil)
         } catch {
             // An event today's code cannot read: the views cannot be rebuilt. Report it, with the chain check.
             return ReplayReport(

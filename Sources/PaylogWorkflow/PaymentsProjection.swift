@@ -3,12 +3,17 @@ import LMDBKit
 import PaylogDomain
 import PaylogStore
 
-/// The status view: per payment its current ``Payment`` state, plus the routing index that finds a payment
-/// from what a callback or report line carries. Kept inline, so it is current when an append is acknowledged.
+/// The status view: per payment its current ``Payment`` state, plus the routing keys of events recorded before log
+/// format 5. Kept inline, so it is current when an append is acknowledged.
 ///
-/// Databases: `payments` (payment id → ``Payment`` in ``PaymentCodec``'s binary layout), `routes` (`<kind>:<value>` → payment id) with kinds
-/// `ref` (request reference: Square `state`, SumUp `foreign-tx-id`, iZettle `reference`), `ctx` (Square
-/// `client_transaction_id`) and `tx` (provider transaction id or SumUp transaction code).
+/// Databases: `payments` (payment id → ``Payment`` in ``PaymentCodec``'s binary layout), `routes` (`<kind>:<value>`
+/// → position u64 BE · payment id of the event that made it known) with kinds `ref` (request reference: Square
+/// `state`, SumUp `foreign-tx-id`, iZettle `reference`), `ctx` (Square `client_transaction_id`) and `tx` (provider
+/// transaction id or SumUp transaction code).
+///
+/// Since log format 5 every event declares its routing keys as tags (``PaymentEvent/routingKeys``) and the store
+/// indexes them as it appends; `routes` holds only the keys of events that declare none (recorded before), derived
+/// from their payloads. ``route(_:in:)`` reads both and takes the later event's, as one index would.
 ///
 /// Events are decoded without the evidence-only strings a payment never reads (``EventCodec/decodeForState(_:)``).
 public struct PaymentsProjection: StreamFoldingProjection {
@@ -21,22 +26,33 @@ public struct PaymentsProjection: StreamFoldingProjection {
     /// Version 5: payments are stored in ``PaymentCodec``'s binary layout instead of JSON (replay speed).
     /// Version 6: payments keep their callbacks' fingerprints, not their raw URLs, and not their id twice (rows a
     /// third of the size: less to sort, merge and write in a replay, less disk).
-    public let version: UInt64 = 6
+    /// Version 7: `routes` holds only the keys of events that declare no tags, with the position that set them.
+    public let version: UInt64 = 7
     /// The databases it owns.
     public let databaseNames = ["payments", "routes"]
 
     /// The status projection.
     public init() {}
 
-    /// Applies one event: evolves the payment and indexes its routing keys.
+    /// Applies one event: evolves the payment and, for an event that declares no tags, indexes its routing keys.
     public func apply(_ event: RecordedEvent, in txn: borrowing Transaction, databases: ProjectionDatabases) throws {
         let paymentEvent = try EventCodec.decodeForState(event)
         let key = Array(event.streamID.utf8)
         var payment = try PaymentsProjection.load(key, txn, databases)
         Payment.evolve(&payment, recorded: event, decoded: paymentEvent)
         try txn.put(PaymentCodec.encode(payment!), for: key, in: databases["payments"])
-        for route in PaymentsProjection.routes(of: paymentEvent) {
-            try txn.put(key, for: Array(route.utf8), in: databases["routes"])
+        try PaymentsProjection.putRoutes(of: paymentEvent, event, txn, databases)
+    }
+
+    /// Puts the routing keys of `event`, decoded as `paymentEvent`, into `routes` when it declares no tags (the
+    /// store indexes those it declares).
+    static func putRoutes(
+        of paymentEvent: PaymentEvent, _ event: RecordedEvent, _ txn: borrowing Transaction, _ databases: ProjectionDatabases
+    ) throws {
+        guard event.tags == nil else { return }
+        let target = RouteTarget(streamID: event.streamID, position: event.position).bytes
+        for route in paymentEvent.routingKeys {
+            try txn.put(target, for: Array(route.utf8), in: databases["routes"])
         }
     }
 
@@ -52,17 +68,15 @@ public struct PaymentsProjection: StreamFoldingProjection {
         Payment.evolve(&decided.payment, recorded: event, decoded: paymentEvent)
         let key = Array(event.streamID.utf8)
         try txn.put(PaymentCodec.encode(decided.payment!), for: key, in: databases["payments"])
-        for route in PaymentsProjection.routes(of: paymentEvent) {
-            try txn.put(key, for: Array(route.utf8), in: databases["routes"])
-        }
+        try PaymentsProjection.putRoutes(of: paymentEvent, event, txn, databases)
     }
 
     /// Applies a chunk of events: each payment the chunk touches is loaded once, evolved in memory through all
-    /// its events, and written once; routes are written once each, the last event's target winning as it would
-    /// one event at a time.
+    /// its events, and written once; routes (of events declaring no tags) are written once each, the last event's
+    /// target winning as it would one event at a time.
     public func apply(_ events: [RecordedEvent], in txn: borrowing Transaction, databases: ProjectionDatabases) throws {
         var payments: [String: Payment] = [:]
-        var routes: [String: String] = [:]
+        var routes: [String: RouteTarget] = [:]
         for event in events {
             let paymentEvent = try EventCodec.decodeForState(event)
             if payments.index(forKey: event.streamID) == nil,
@@ -72,30 +86,38 @@ public struct PaymentsProjection: StreamFoldingProjection {
             }
             // Evolved in place inside the dictionary: no copy of the payment per event.
             Payment.evolve(&payments[event.streamID], recorded: event, decoded: paymentEvent)
-            for route in PaymentsProjection.routes(of: paymentEvent) { routes[route] = event.streamID }
+            if event.tags == nil {
+                for route in paymentEvent.routingKeys {
+                    routes[route] = RouteTarget(streamID: event.streamID, position: event.position)
+                }
+            }
         }
         for (id, payment) in payments {
             try txn.put(PaymentCodec.encode(payment), for: Array(id.utf8), in: databases["payments"])
         }
-        for (route, id) in routes {
-            try txn.put(Array(id.utf8), for: Array(route.utf8), in: databases["routes"])
+        for (route, target) in routes {
+            try txn.put(target.bytes, for: Array(route.utf8), in: databases["routes"])
         }
     }
 
-    /// Folds one event of a payment's stream: evolves the payment, and indexes each routing key with the
-    /// position of the event that made it known (the highest wins, as applying event by event would leave it).
+    /// Folds one event of a payment's stream: evolves the payment and, for an event that declares no tags,
+    /// indexes each routing key with the position of the event that made it known (the highest wins, as applying
+    /// event by event would leave it).
     public func fold(_ event: RecordedEvent, into payment: inout Payment?, rows: inout ViewRows) throws {
         let paymentEvent = try EventCodec.decodeForState(event)
         Payment.evolve(&payment, recorded: event, decoded: paymentEvent)
-        for route in PaymentsProjection.routes(of: paymentEvent) {
-            rows.index(event.streamID, for: route, in: "routes", position: event.position)
+        guard event.tags == nil else { return }
+        let target = RouteTarget(streamID: event.streamID, position: event.position).bytes
+        for route in paymentEvent.routingKeys {
+            rows.index(target, for: Array(route.utf8), in: "routes", position: event.position)
         }
     }
 
     /// The same fold from the event as a rebuild reads it in place (``FoldEvent``): no ``RecordedEvent`` is
     /// built, the payload is decompressed into the fold's buffer, an `AppSwitched` payload is not read, and
-    /// routing keys are written without intermediate strings. Events this cannot read from the fold's bytes (an
-    /// older schema, an unknown type) go through ``fold(_:into:rows:)-(RecordedEvent,_,_)``.
+    /// routing keys are indexed only for events that declare no tags (recorded before log format 5; the store
+    /// indexes the tags of the others). Events this cannot read from the fold's bytes (an older schema, an unknown
+    /// type) go through ``fold(_:into:rows:)-(RecordedEvent,_,_)``.
     ///
     /// Each kind's fields are decoded and handed to ``Payment``'s evolve for that kind, never wrapped in a
     /// ``PaymentEvent``: moving that 187-byte enum value out of the decoder's layers and into the evolve was about
@@ -111,8 +133,12 @@ public struct PaymentsProjection: StreamFoldingProjection {
             return Payment.evolve(&payment, id: id, AppSwitched(note: ""))
         }
         let at = (event.observedAt ?? event.recordedAt).microseconds
+        let routed = !event.declaresTags
         func route(_ kind: StaticString, _ value: String) {
-            rows.index(id, for: kind, value, in: "routes", position: event.position)
+            guard routed else { return }
+            var key = kind.withUTF8Buffer { Array($0) }
+            key.append(contentsOf: value.utf8)
+            rows.index(RouteTarget(streamID: id, position: event.position).bytes, for: key, in: "routes", position: event.position)
         }
         var reader = ProtoWireReader(try EventCodec.storedPayload(of: event))
         do throws(EventPayloadDecoder.Failure) {
@@ -163,13 +189,6 @@ public struct PaymentsProjection: StreamFoldingProjection {
         }
     }
 
-    /// The routing keys an event makes known.
-    static func routes(of event: PaymentEvent) -> [String] {
-        var keys: [String] = []
-        forEachRoute(of: event) { kind, value in keys.append("\(kind)\(value)") }
-        return keys
-    }
-
     /// Calls `body` with each routing key an event makes known, as its kind (`ref:`, `ctx:`, `tx:`) and value.
     static func forEachRoute(of event: PaymentEvent, _ body: (StaticString, String) -> Void) {
         switch event {
@@ -209,14 +228,28 @@ public struct PaymentsProjection: StreamFoldingProjection {
         }
     }
 
-    /// The payment a routing key (`ref:…`, `ctx:…`, `tx:…`) points at.
+    /// The payment a routing key (`ref:…`, `ctx:…`, `tx:…`) points at: the stream of the last event that made it
+    /// known, whether that event declared it as a tag (the store's index) or was recorded before log format 5
+    /// (this view's `routes`).
     public static func route(_ key: String, in store: EventStore) throws -> String? {
-        try store.readViews { txn, databases in try route(key, txn, databases) }
+        try store.readViews { txn, databases in
+            try route(key, tagged: store.taggedEvent(key, in: txn), txn, databases)
+        }
     }
 
-    /// The payment a routing key points at, read in `txn`.
-    static func route(_ key: String, _ txn: borrowing Transaction, _ databases: ProjectionDatabases) throws -> String? {
-        try txn.value(for: Array(key.utf8), in: databases["routes"]).map { String(decoding: $0, as: UTF8.self) }
+    /// The payment a routing key points at, read in `txn`, given what the store's tag index says of it.
+    static func route(
+        _ key: String, tagged: TaggedEvent?, _ txn: borrowing Transaction, _ databases: ProjectionDatabases
+    ) throws -> String? {
+        let derived = try txn.withValue(for: Array(key.utf8), in: databases["routes"]) { value in
+            try value.map { value throws(PaymentCodecError) in try RouteTarget(value, key: key) }
+        }
+        switch (tagged, derived) {
+        case (nil, nil): return nil
+        case (let tagged?, nil): return tagged.streamID
+        case (nil, let derived?): return derived.streamID
+        case (let tagged?, let derived?): return tagged.position > derived.position ? tagged.streamID : derived.streamID
+        }
     }
 
     /// Every payment in id order, optionally filtered.

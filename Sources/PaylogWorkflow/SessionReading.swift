@@ -27,7 +27,8 @@ struct SessionReading: PaymentReading {
     }
 
     func route(_ key: String) throws -> String? {
-        try session.readViews { txn, databases in try PaymentsProjection.route(key, txn, databases) }
+        let tagged = try session.taggedEvent(key)
+        return try session.readViews { txn, databases in try PaymentsProjection.route(key, tagged: tagged, txn, databases) }
     }
 
     func event(id: UUID) throws -> RecordedEvent? { try session.event(id: id) }

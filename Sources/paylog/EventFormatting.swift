@@ -5,7 +5,8 @@ import PaylogStore
 enum EventFormatting {
     static func line(_ event: RecordedEvent) -> String {
         let observed = event.observedAt.map { " observed \($0)" } ?? ""
-        return "#\(event.position)  \(event.streamID) v\(event.version)  \(event.type)  recorded \(event.recordedAt)\(observed)  \(event.payloadByteCount) B  \(event.hashHex.prefix(12))…"
+        let tags = event.tags.map { $0.isEmpty ? "" : "  tags \($0.joined(separator: " "))" } ?? ""
+        return "#\(event.position)  \(event.streamID) v\(event.version)  \(event.type)  recorded \(event.recordedAt)\(observed)  \(event.payloadByteCount) B\(tags)  \(event.hashHex.prefix(12))…"
     }
 
     /// - Throws: ``PaylogStore/EventStoreError/corruptRecord(position:reason:)`` when a compressed payload is damaged.
@@ -20,6 +21,8 @@ enum EventFormatting {
         if !event.correlationID.isEmpty { object["correlation_id"] = event.correlationID }
         if !event.causationID.isEmpty { object["causation_id"] = event.causationID }
         if !event.actor.isEmpty { object["actor"] = event.actor }
+        // Declared tags (log format 5): absent when the event declared none, as before format 5.
+        if let tags = event.tags { object["tags"] = tags }
         return object
     }
 }

@@ -7,7 +7,9 @@ import TestSupport
 import Testing
 
 /// ``PaymentsFolder``, the payments projection's own folder of a rebuild: held to the live view, including when
-/// open payments are dropped and deferred (their slots emptied and reused) and when ranges cut payments apart.
+/// open payments are dropped and deferred (their slots emptied and reused) and when ranges cut payments apart, on a
+/// log whose events declare their routing keys as tags (no `routes` rows) and on one whose events declare none, as
+/// before log format 5 (every routing key a `routes` row).
 @Suite("The payments folder")
 struct PaymentsFolderTests {
     /// Every row of the payments projection's databases as the live view holds them, in key order.
@@ -21,15 +23,25 @@ struct PaymentsFolderTests {
 
     @Test(
         "folded by the payments folder, any limit on open payments and any cut into ranges gives the live view's rows",
-        arguments: [(open: 65_536, ranges: 1), (open: 2, ranges: 1), (open: 1, ranges: 3), (open: 5, ranges: 7)])
-    func matchesLiveView(open: Int, ranges: Int) async throws {
+        arguments: [(open: 65_536, ranges: 1), (open: 2, ranges: 1), (open: 1, ranges: 3), (open: 5, ranges: 7)],
+        [true, false])
+    func matchesLiveView(open: (open: Int, ranges: Int), declared: Bool) async throws {
+        let (open, ranges) = open
         let dir = TemporaryDirectory()
         defer { dir.remove() }
-        let workflow = PaymentWorkflow(store: try PaymentWorkflow.openStore(at: dir.path), actor: "t")
-        let store = workflow.store
-        defer { store.close() }
+        let workflow = PaymentWorkflow(store: try PaymentWorkflow.openStore(at: dir.path + "/declared"), actor: "t")
         let report = await workflow.ingest(lines: try DemoDay(payments: 40, seed: 5).plan().lines)
         #expect(report.rejected == 0)
+        let store: EventStore
+        if declared {
+            store = workflow.store
+        } else {
+            store = try PaymentWorkflow.openStore(at: dir.path + "/undeclared")
+            try await UndeclaredCopy.copy(workflow.store, into: store)
+            workflow.store.close()
+        }
+        defer { store.close() }
+        #expect(try store.read(from: 1, limit: 100_000).allSatisfy { ($0.tags != nil) == declared })
         // The folder decodes each kind on a path of its own: the log must hold every kind.
         let types = Set(try store.read(from: 1, limit: 100_000).map(\.type))
         #expect(types == Set(PaymentEventKind.allCases.map(\.typeName)))
@@ -48,7 +60,10 @@ struct PaymentsFolderTests {
         var merged: [ViewRow] = []
         while case let rows = try sorter.nextBatch(500).viewRows, !rows.isEmpty { merged += rows }
         let live = try Self.liveRows(store, projection)
-        #expect(live.count > 40)
+        // 40 payments, and their routing keys when the events declare none.
+        let routes = live.filter { $0.database == "routes" }.count
+        #expect(live.count - routes == 40)
+        #expect(declared ? routes == 0 : routes > 40)
         #expect(merged.count == live.count)
         #expect(zip(merged, live).allSatisfy { $0.database == $1.database && $0.key == $1.key && $0.value == $1.value })
     }
