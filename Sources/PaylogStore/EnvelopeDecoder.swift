@@ -44,9 +44,19 @@ enum EnvelopeDecoder {
         var payload = Data()
         var frame: UnsafeRawBufferPointer?
         var dictionary: UInt64 = 0
-        var tags: [String] = []
+        // The tags are checked here but read only when asked for (``StoredTags``): where they start, how many.
+        var tagsStart: Int?
+        var tagCount = 0
         var tagsDeclared = false
-        while let (field, wireType) = try reader.nextField() {
+        var fieldAfterTags = false
+        while true {
+            let start = reader.offset
+            guard let (field, wireType) = try reader.nextField() else { break }
+            if field == 15 || field == 16 {
+                if tagsStart == nil { tagsStart = start }
+            } else if tagsStart != nil {
+                fieldAfterTags = true
+            }
             switch (field, wireType) {
             case (1, 2):
                 let slice = try reader.lengthDelimited()
@@ -68,14 +78,22 @@ enum EnvelopeDecoder {
             case (12, 2): payload = Data(try reader.lengthDelimited())
             case (13, 2): frame = try reader.lengthDelimited()
             case (14, 0): dictionary = try reader.varint()
-            case (15, 2): tags.append(try reader.string("tags"))
+            case (15, 2):
+                _ = try reader.utf8Bytes("tags")
+                tagCount += 1
             case (16, 0): tagsDeclared = try reader.varint() != 0
             default: try reader.skip(wireType: wireType, field: field)
             }
         }
         // proto3: an absent `event_id` decodes as empty bytes.
         guard let id else { throw ProtoWireReader.Failure(reason: "the event id is 0 bytes, not 16") }
+        let declared = tagsDeclared || tagCount > 0
+        var storedTags: StoredTags {
+            guard declared else { return StoredTags(nil) }
+            return StoredTags(tagCount == 0 ? [] : tags(in: record))
+        }
         let stored: StoredPayload
+        let keptTags: StoredTags
         if compressed {
             guard let frame, payload.isEmpty else {
                 throw ProtoWireReader.Failure(reason: "a compressed record without its frame (field 13), or with field 12 too")
@@ -90,20 +108,41 @@ enum EnvelopeDecoder {
                 } catch {
                     throw ProtoWireReader.Failure(reason: "its compressed payload is damaged: \(error.description)")
                 }
+                keptTags = storedTags
+            } else if tagCount > 0, !fieldAfterTags, let tagsStart {
+                // The tag fields end the record: copied with the frame, read when asked for.
+                (stored, keptTags) = StoredPayload.framed(
+                    frame, dictionary: zstd, tags: UnsafeRawBufferPointer(rebasing: record[tagsStart...]))
             } else {
                 stored = StoredPayload(frame: frame, dictionary: zstd)
+                keptTags = storedTags
             }
         } else {
             guard frame == nil, dictionary == 0 else {
                 throw ProtoWireReader.Failure(reason: "a compressed payload (field 13 or 14) in a record of format byte 1")
             }
             stored = StoredPayload(payload)
+            keptTags = storedTags
         }
         return RecordedEvent(
             id: id, streamID: streamID, version: version, position: position, type: type, schemaVersion: schemaVersion,
             recordedAt: Timestamp(microseconds: recordedAt), observedAt: observedAt.map { Timestamp(microseconds: $0) },
-            correlationID: correlationID, causationID: causationID, actor: actor,
-            tags: tagsDeclared ? tags : (tags.isEmpty ? nil : tags), storedPayload: stored, hash: hash)
+            correlationID: correlationID, causationID: causationID, actor: actor, storedTags: keptTags,
+            storedPayload: stored, hash: hash)
+    }
+
+    /// The text of every field 15 of `record`, which the decoding checked to be UTF-8.
+    private static func tags(in record: UnsafeRawBufferPointer) -> [String] {
+        var tags: [String] = []
+        var reader = ProtoWireReader(record)
+        while let (field, wireType) = try? reader.nextField() {
+            if field == 15, wireType == 2, let text = try? reader.lengthDelimited() {
+                tags.append(String(decoding: text, as: UTF8.self))
+            } else if (try? reader.skip(wireType: wireType, field: field)) == nil {
+                break
+            }
+        }
+        return tags
     }
 
     /// A length-delimited field read as UTF-8 text through `names`, as ``ProtoWireReader/string(_:)`` reads it.

@@ -26,7 +26,14 @@ public struct RecordedEvent: Sendable, Hashable {
     public var actor: String
     /// The tags its appender declared (``NewEvent/tags``); nil when it declared none (every event recorded before
     /// log format 5).
-    public var tags: [String]?
+    public var tags: [String]? {
+        get { storedTags.tags }
+        set { storedTags = StoredTags(newValue) }
+    }
+    /// True when its appender declared its tags (perhaps none): ``tags`` is not nil. Reads no tag.
+    public var declaresTags: Bool { storedTags.areDeclared }
+    /// The tags as the store keeps them (read when asked for).
+    var storedTags: StoredTags
     /// The encoded payload as the store keeps it (possibly compressed); ``payload`` gives the bytes.
     public var storedPayload: StoredPayload
     /// SHA-256 over the previous event's hash and this event's record bytes, with the payload as appended
@@ -66,6 +73,18 @@ public struct RecordedEvent: Sendable, Hashable {
         recordedAt: Timestamp, observedAt: Timestamp?, correlationID: String, causationID: String, actor: String,
         tags: [String]? = nil, storedPayload: StoredPayload, hash: ChainDigest
     ) {
+        self.init(
+            id: id, streamID: streamID, version: version, position: position, type: type, schemaVersion: schemaVersion,
+            recordedAt: recordedAt, observedAt: observedAt, correlationID: correlationID, causationID: causationID,
+            actor: actor, storedTags: StoredTags(tags), storedPayload: storedPayload, hash: hash)
+    }
+
+    /// An event with every field given, its tags and payload as stored.
+    init(
+        id: UUID, streamID: String, version: UInt64, position: UInt64, type: String, schemaVersion: UInt32,
+        recordedAt: Timestamp, observedAt: Timestamp?, correlationID: String, causationID: String, actor: String,
+        storedTags: StoredTags, storedPayload: StoredPayload, hash: ChainDigest
+    ) {
         self.id = id
         self.streamID = streamID
         self.version = version
@@ -77,7 +96,7 @@ public struct RecordedEvent: Sendable, Hashable {
         self.correlationID = correlationID
         self.causationID = causationID
         self.actor = actor
-        self.tags = tags
+        self.storedTags = storedTags
         self.storedPayload = storedPayload
         self.hash = hash
     }

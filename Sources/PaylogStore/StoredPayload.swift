@@ -21,6 +21,17 @@ public struct StoredPayload: Sendable, Hashable {
         form = .zstd(frame: PayloadFrame.copying(frame), dictionary: dictionary)
     }
 
+    /// A payload stored as `frame`, compressed with `dictionary`, copied in one allocation with the record's tag
+    /// fields after it (`tags`); returns it and the tags read from that copy.
+    static func framed(
+        _ frame: UnsafeRawBufferPointer, dictionary: ZstdDictionary, tags: UnsafeRawBufferPointer
+    ) -> (StoredPayload, StoredTags) {
+        let copy = PayloadFrame.copying(frame, tail: tags)
+        return (StoredPayload(form: .zstd(frame: copy, dictionary: dictionary)), StoredTags(fieldsAfter: copy))
+    }
+
+    private init(form: Form) { self.form = form }
+
     /// True when the payload is stored compressed.
     public var isCompressed: Bool {
         if case .zstd = form { return true }

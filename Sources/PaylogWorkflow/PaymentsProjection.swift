@@ -49,7 +49,7 @@ public struct PaymentsProjection: StreamFoldingProjection {
     static func putRoutes(
         of paymentEvent: PaymentEvent, _ event: RecordedEvent, _ txn: borrowing Transaction, _ databases: ProjectionDatabases
     ) throws {
-        guard event.tags == nil else { return }
+        guard !event.declaresTags else { return }
         let target = RouteTarget(streamID: event.streamID, position: event.position).bytes
         for route in paymentEvent.routingKeys {
             try txn.put(target, for: Array(route.utf8), in: databases["routes"])
@@ -86,7 +86,7 @@ public struct PaymentsProjection: StreamFoldingProjection {
             }
             // Evolved in place inside the dictionary: no copy of the payment per event.
             Payment.evolve(&payments[event.streamID], recorded: event, decoded: paymentEvent)
-            if event.tags == nil {
+            if !event.declaresTags {
                 for route in paymentEvent.routingKeys {
                     routes[route] = RouteTarget(streamID: event.streamID, position: event.position)
                 }
@@ -106,7 +106,7 @@ public struct PaymentsProjection: StreamFoldingProjection {
     public func fold(_ event: RecordedEvent, into payment: inout Payment?, rows: inout ViewRows) throws {
         let paymentEvent = try EventCodec.decodeForState(event)
         Payment.evolve(&payment, recorded: event, decoded: paymentEvent)
-        guard event.tags == nil else { return }
+        guard !event.declaresTags else { return }
         let target = RouteTarget(streamID: event.streamID, position: event.position).bytes
         for route in paymentEvent.routingKeys {
             rows.index(target, for: Array(route.utf8), in: "routes", position: event.position)
