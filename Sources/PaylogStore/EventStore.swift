@@ -520,7 +520,7 @@ public final class EventStore: Sendable {
                 }
                 // Format 1 → 2 rewrites an index, never `events`; 2 → 3 changes nothing stored (format 3 only adds
                 // compressed records and the dictionaries they need); 3 → 4 deletes the `heads` index; 4 → 5
-                // changes nothing stored (format 5 adds records declaring tags, and `tags`, created empty when the
+                // changes nothing stored (format 5 adds records declaring tags, and `tag-index`, created empty when the
                 // store's databases are opened: no earlier record declares any).
                 if format == 1 { try FormatMigration.moveStreamIndex(txn) }
                 try FormatMigration.dropHeads(txn)

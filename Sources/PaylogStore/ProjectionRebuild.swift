@@ -2,8 +2,8 @@ import Foundation
 import LMDBKit
 
 /// Rebuilds the store's inline projections from the log into a scratch LMDB environment and compares the
-/// result with the live views: the heart of `paylog replay`. The store's `tags` index is rebuilt beside them from
-/// the tags the records declare, and compared in the same way (as database `tags`).
+/// result with the live views: the heart of `paylog replay`. The store's `tag-index` is rebuilt beside them from
+/// the tags the records declare, and compared in the same way.
 ///
 /// The scratch environment is opened without fsync (it is rebuildable and thrown away), views are written in
 /// large transactions, and the log is read in pages, so memory stays flat however long the log is.

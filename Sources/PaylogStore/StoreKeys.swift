@@ -15,7 +15,7 @@ enum StoreKeys {
     /// format-2 store becomes format 3 on open, its records untouched. Format 4 dropped the `heads` database (stream
     /// id → last version and position): a stream's last `versions` entry says the same (``StreamTail``), and an
     /// append no longer writes it; opening a store of formats 1–3 deletes `heads`. Format 5 added the tags an
-    /// appender declares (record fields 15 and 16) and their index, `tags`; a format-4 store becomes format 5 on
+    /// appender declares (record fields 15 and 16) and their index, `tag-index`; a format-4 store becomes format 5 on
     /// open, its records untouched (they declare no tags).
     static let currentFormat: UInt32 = 5
     /// The oldest log format this build migrates from.
@@ -103,7 +103,7 @@ enum StoreKeys {
     /// `ids` key: the event id's 16 raw UUID bytes.
     static func eventID(_ id: UUID) -> [UInt8] { withUnsafeBytes(of: id.uuid) { Array($0) } }
 
-    /// The largest tag in UTF-8 bytes; keeps `tags` keys under LMDB's 511-byte key limit.
+    /// The largest tag in UTF-8 bytes; keeps `tag-index` keys under LMDB's 511-byte key limit.
     static let maximumTagBytes = 480
 
     /// Returns the reason a tag is unusable, or nil.

@@ -1,6 +1,6 @@
 import LMDBKit
 
-/// Where a tag points: the last event that declared it (``NewEvent/tags``), read from the store's `tags` index.
+/// Where a tag points: the last event that declared it (``NewEvent/tags``), read from the store's `tag-index`.
 public struct TaggedEvent: Sendable, Hashable {
     /// The stream of the last event declaring the tag.
     public var streamID: String
@@ -13,7 +13,7 @@ public struct TaggedEvent: Sendable, Hashable {
         self.position = position
     }
 
-    /// Reads the `tags` entry of `tag` in `txn`, or nil when no event declared it. A value that is not a position
+    /// Reads the `tag-index` entry of `tag` in `txn`, or nil when no event declared it. A value that is not a position
     /// followed by a stream id is a damaged index.
     static func read(_ tag: String, in txn: borrowing Transaction, databases: StoreDatabases) throws -> TaggedEvent? {
         guard StoreKeys.problem(withTag: tag) == nil else { return nil }

@@ -69,21 +69,6 @@ public struct ViewRows: Sendable {
         add(key.utf8, value.utf8, database, position: position)
     }
 
-    /// Adds an index row whose key is `prefix` followed by `key` (a kind of key and its value, such as `ref:` and
-    /// a reference), without building the joined string.
-    public mutating func index(
-        _ value: String, for prefix: StaticString, _ key: String, in database: String, position: UInt64
-    ) {
-        let offset = bytes.count
-        prefix.withUTF8Buffer { bytes.append(contentsOf: $0) }
-        bytes.append(contentsOf: key.utf8)
-        let keyCount = bytes.count - offset
-        bytes.append(contentsOf: value.utf8)
-        entries.append(Entry(
-            offset: offset, keyCount: keyCount, valueCount: bytes.count - offset - keyCount, database: database,
-            position: position))
-    }
-
     /// Removes every row, keeping the buffers' capacity.
     mutating func removeAll() {
         bytes.removeAll(keepingCapacity: true)

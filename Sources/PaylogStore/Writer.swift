@@ -358,7 +358,7 @@ final class Writer: @unchecked Sendable {
         }
     }
 
-    /// Points each of `tags` at `streamID` and `position` in `tags` (position u64 BE · stream id): the last event
+    /// Points each of `tags` at `streamID` and `position` in `tag-index` (position u64 BE · stream id): the last event
     /// declaring a tag is the one appended last, so a put replaces what an earlier event left.
     static func putTags(
         _ tags: [String], streamID: String, position: UInt64, in txn: borrowing Transaction, databases: StoreDatabases
@@ -370,7 +370,7 @@ final class Writer: @unchecked Sendable {
         }
     }
 
-    /// Writes one already encoded record and its `versions`, `ids` and `tags` index entries (the caller updates the
+    /// Writes one already encoded record and its `versions`, `ids` and `tag-index` entries (the caller updates the
     /// chain head).
     static func put(
         value: [UInt8], id: UUID, streamID: String, version: UInt64, position: UInt64, tags: [String]?,

@@ -2,7 +2,7 @@ import PaylogCompatibility
 import PaylogStore
 
 /// The whole-log replay: rebuilds every view from the log into scratch space with today's code, compares it
-/// with the live views and the store's `tags` index, checks that each event's declared tags are the routing keys
+/// with the live views and the store's `tag-index`, checks that each event's declared tags are the routing keys
 /// today's code reads from its payload, judges every request and callback, and verifies the hash chain.
 public enum LogReplay {
     /// Runs the replay over `store`. `progress` gets (events done, events in the log) now and then.

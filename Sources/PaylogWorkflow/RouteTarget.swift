@@ -1,6 +1,6 @@
 /// Where a routing key in the status view's `routes` points: the payment and the position of the event that made
 /// the key known. Stored as position u64 big-endian followed by the payment id's UTF-8 bytes, as the store's own
-/// `tags` index stores a tag's target, so that a key found in both is resolved by position.
+/// `tag-index` stores a tag's target, so that a key found in both is resolved by position.
 struct RouteTarget: Hashable {
     /// The payment (stream) id.
     var streamID: String
