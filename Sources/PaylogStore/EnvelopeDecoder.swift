@@ -90,7 +90,7 @@ enum EnvelopeDecoder {
         let declared = tagsDeclared || tagCount > 0
         var storedTags: StoredTags {
             guard declared else { return StoredTags(nil) }
-            return StoredTags(tagCount == 0 ? [] : tags(in: record))
+            return StoredTags(tagCount == 0 ? [] : StoredTags.tags(in: record))
         }
         let stored: StoredPayload
         let keptTags: StoredTags
@@ -131,19 +131,6 @@ enum EnvelopeDecoder {
             storedPayload: stored, hash: hash)
     }
 
-    /// The text of every field 15 of `record`, which the decoding checked to be UTF-8.
-    private static func tags(in record: UnsafeRawBufferPointer) -> [String] {
-        var tags: [String] = []
-        var reader = ProtoWireReader(record)
-        while let (field, wireType) = try? reader.nextField() {
-            if field == 15, wireType == 2, let text = try? reader.lengthDelimited() {
-                tags.append(String(decoding: text, as: UTF8.self))
-            } else if (try? reader.skip(wireType: wireType, field: field)) == nil {
-                break
-            }
-        }
-        return tags
-    }
 
     /// A length-delimited field read as UTF-8 text through `names`, as ``ProtoWireReader/string(_:)`` reads it.
     @inline(__always)

@@ -32,20 +32,23 @@ struct StoredTags: Sendable, Hashable {
         switch form {
         case .undeclared: return nil
         case .list(let tags): return tags
-        case .fields(let frame):
-            return frame.withUnsafeTail { bytes in
-                var tags: [String] = []
-                var reader = ProtoWireReader(bytes)
-                while let (field, wireType) = try? reader.nextField() {
-                    if field == 15, wireType == 2, let text = try? reader.lengthDelimited() {
-                        tags.append(String(decoding: text, as: UTF8.self))
-                    } else if (try? reader.skip(wireType: wireType, field: field)) == nil {
-                        break
-                    }
-                }
-                return tags
+        case .fields(let frame): return frame.withUnsafeTail(StoredTags.tags(in:))
+        }
+    }
+
+    /// The text of every field 15 of `record` (a whole record, or its tag fields), which the envelope decoder
+    /// checked to be UTF-8 and well formed.
+    static func tags(in record: UnsafeRawBufferPointer) -> [String] {
+        var tags: [String] = []
+        var reader = ProtoWireReader(record)
+        while let (field, wireType) = try? reader.nextField() {
+            if field == 15, wireType == 2, let text = try? reader.lengthDelimited() {
+                tags.append(String(decoding: text, as: UTF8.self))
+            } else if (try? reader.skip(wireType: wireType, field: field)) == nil {
+                break
             }
         }
+        return tags
     }
 
     /// True when the event declared its tags (perhaps none): ``tags`` is then not nil.

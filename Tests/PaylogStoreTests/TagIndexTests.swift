@@ -9,6 +9,15 @@ import Testing
 /// `tag-index` as the events commit, so that no view rebuild has to derive them again.
 @Suite("Declared tags and their index")
 struct TagIndexTests {
+    /// A projection that only names its databases (for the store's check of reserved names); it writes nothing.
+    struct NamedProjection: InlineProjection {
+        let name = "named"
+        let version: UInt64 = 1
+        let databaseNames: [String]
+
+        func apply(_ event: RecordedEvent, in txn: borrowing Transaction, databases: ProjectionDatabases) throws {}
+    }
+
     static func event(_ tags: [String]?, id: UUID = UUID(), payload: String = "payload") -> NewEvent {
         NewEvent(id: id, type: "Tick", payload: Data(payload.utf8), actor: "test", tags: tags)
     }
