@@ -48,8 +48,7 @@ public struct ProjectionRebuild: Sendable {
                 for projection in projections { try projection.apply(page, in: txn, databases: scratchDatabases) }
                 for event in page {
                     guard let declared = event.tags else { continue }
-                    var target = StoreKeys.bigEndian(event.position)
-                    target.append(contentsOf: event.streamID.utf8)
+                    let target = TaggedEvent(streamID: event.streamID, position: event.position).encoded
                     for tag in declared { try txn.put(target, for: Array(tag.utf8), in: tags) }
                 }
             }

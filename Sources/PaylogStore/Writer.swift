@@ -363,8 +363,7 @@ final class Writer: @unchecked Sendable {
     static func putTags(
         _ tags: [String], streamID: String, position: UInt64, in txn: borrowing Transaction, databases: StoreDatabases
     ) throws {
-        var value = StoreKeys.bigEndian(position)
-        value.append(contentsOf: streamID.utf8)
+        let value = TaggedEvent(streamID: streamID, position: position).encoded
         for tag in tags {
             try txn.put(value, for: Array(tag.utf8), in: databases.tags)
         }

@@ -50,7 +50,7 @@ public struct PaymentsProjection: StreamFoldingProjection {
         of paymentEvent: PaymentEvent, _ event: RecordedEvent, _ txn: borrowing Transaction, _ databases: ProjectionDatabases
     ) throws {
         guard !event.declaresTags else { return }
-        let target = RouteTarget(streamID: event.streamID, position: event.position).bytes
+        let target = TaggedEvent(streamID: event.streamID, position: event.position).encoded
         for route in paymentEvent.routingKeys {
             try txn.put(target, for: Array(route.utf8), in: databases["routes"])
         }
@@ -76,7 +76,7 @@ public struct PaymentsProjection: StreamFoldingProjection {
     /// target winning as it would one event at a time.
     public func apply(_ events: [RecordedEvent], in txn: borrowing Transaction, databases: ProjectionDatabases) throws {
         var payments: [String: Payment] = [:]
-        var routes: [String: RouteTarget] = [:]
+        var routes: [String: TaggedEvent] = [:]
         for event in events {
             let paymentEvent = try EventCodec.decodeForState(event)
             if payments.index(forKey: event.streamID) == nil,
@@ -88,7 +88,7 @@ public struct PaymentsProjection: StreamFoldingProjection {
             Payment.evolve(&payments[event.streamID], recorded: event, decoded: paymentEvent)
             if !event.declaresTags {
                 for route in paymentEvent.routingKeys {
-                    routes[route] = RouteTarget(streamID: event.streamID, position: event.position)
+                    routes[route] = TaggedEvent(streamID: event.streamID, position: event.position)
                 }
             }
         }
@@ -96,7 +96,7 @@ public struct PaymentsProjection: StreamFoldingProjection {
             try txn.put(PaymentCodec.encode(payment), for: Array(id.utf8), in: databases["payments"])
         }
         for (route, target) in routes {
-            try txn.put(target.bytes, for: Array(route.utf8), in: databases["routes"])
+            try txn.put(target.encoded, for: Array(route.utf8), in: databases["routes"])
         }
     }
 
@@ -107,7 +107,7 @@ public struct PaymentsProjection: StreamFoldingProjection {
         let paymentEvent = try EventCodec.decodeForState(event)
         Payment.evolve(&payment, recorded: event, decoded: paymentEvent)
         guard !event.declaresTags else { return }
-        let target = RouteTarget(streamID: event.streamID, position: event.position).bytes
+        let target = TaggedEvent(streamID: event.streamID, position: event.position).encoded
         for route in paymentEvent.routingKeys {
             rows.index(target, for: Array(route.utf8), in: "routes", position: event.position)
         }
@@ -138,7 +138,8 @@ public struct PaymentsProjection: StreamFoldingProjection {
             guard routed else { return }
             var key = kind.withUTF8Buffer { Array($0) }
             key.append(contentsOf: value.utf8)
-            rows.index(RouteTarget(streamID: id, position: event.position).bytes, for: key, in: "routes", position: event.position)
+            let target = TaggedEvent(streamID: id, position: event.position).encoded
+            rows.index(target, for: key, in: "routes", position: event.position)
         }
         var reader = ProtoWireReader(try EventCodec.storedPayload(of: event))
         do throws(EventPayloadDecoder.Failure) {
@@ -242,7 +243,13 @@ public struct PaymentsProjection: StreamFoldingProjection {
         _ key: String, tagged: TaggedEvent?, _ txn: borrowing Transaction, _ databases: ProjectionDatabases
     ) throws -> String? {
         let derived = try txn.withValue(for: Array(key.utf8), in: databases["routes"]) { value in
-            try value.map { value throws(PaymentCodecError) in try RouteTarget(value, key: key) }
+            try value.map { value throws(PaymentCodecError) in
+                guard let target = TaggedEvent(encoded: value) else {
+                    throw PaymentCodecError(
+                        reason: "the route \(key.prefix(64).debugDescription) is not a position and a payment id")
+                }
+                return target
+            }
         }
         switch (tagged, derived) {
         case (nil, nil): return nil
