@@ -9,42 +9,56 @@ extension BenchRunner {
         let raw = try rawBatchedBaseline()
         let log = try await sharedPaymentLog()
         progress("scan: reading and decoding \(log.events) envelopes …")
+        var payloadBytes = 0
+        let read = try readEveryEvent(of: log, step: "scanning the log") { event in
+            payloadBytes &+= event.payloadByteCount
+        }
+        return BenchResult(
+            scenario: .scan, events: read.count, seconds: read.seconds,
+            rawEventsPerSecond: raw.scanEventsPerSecond, latencies: read.latencies, peakRSSBytes: read.peaks.resident,
+            peakResetWorked: read.peaks.wasReset, peakAnonymousRSSBytes: read.peaks.anonymous,
+            bytesPerEvent: log.bytesPerEvent, payloadBytesPerEvent: Double(payloadBytes) / Double(max(read.count, 1)),
+            rawBytesPerEvent: raw.bytesPerEvent, details: ["page_size": Double(read.pageSize)])
+    }
+
+    /// Reads every event of `log` in log order, in pages of 10,000 events (one read transaction each), calling
+    /// `body` with each; fails when the store cannot be opened or read, `body` throws, or the log holds another
+    /// number of events than it was built with. `step` names the work in errors.
+    func readEveryEvent(
+        of log: BuiltPaymentLog, step: String, _ body: (RecordedEvent) throws -> Void
+    ) throws(BenchError) -> LogRead {
         let store: EventStore
         do {
             store = try EventStore(path: log.path, projections: [PaymentsProjection()])
         } catch {
-            throw .store(step: "opening the payment log for a scan", error)
+            throw .store(step: "opening the payment log for \(step)", error)
         }
         defer { store.close() }
         let pageSize = 10_000
         var latencies = LatencyRecorder()
         var count = 0
-        var payloadBytes = 0
         let memory = MemoryPeakSampler()
         let start = Stopwatch.now()
         var lap = start
         do {
             try store.forEach(pageSize: pageSize) { event in
+                try body(event)
                 count += 1
-                payloadBytes &+= event.payloadByteCount
                 if count % pageSize == 0 { lap = latencies.record(since: lap) }
                 return true
             }
         } catch {
             _ = memory.stop()
-            throw .wrapping(error, step: "scanning the log")
+            throw .wrapping(error, step: step)
         }
         if count % pageSize != 0 { latencies.record(since: lap) }
         let end = Stopwatch.now()
         let peaks = memory.stop()
         guard count == log.events else {
-            throw .failed(step: "scanning the log", reason: "read \(count) events of the \(log.events) appended")
+            throw .failed(step: step, reason: "read \(count) events of the \(log.events) appended")
         }
-        return BenchResult(
-            scenario: .scan, events: count, seconds: Stopwatch.seconds(from: start, to: end),
-            rawEventsPerSecond: raw.scanEventsPerSecond, latencies: latencies, peakRSSBytes: peaks.resident,
-            peakResetWorked: peaks.wasReset, peakAnonymousRSSBytes: peaks.anonymous, bytesPerEvent: log.bytesPerEvent,
-            payloadBytesPerEvent: Double(payloadBytes) / Double(max(count, 1)), rawBytesPerEvent: raw.bytesPerEvent,
-            details: ["page_size": Double(pageSize)])
+        return LogRead(
+            count: count, seconds: Stopwatch.seconds(from: start, to: end), latencies: latencies, peaks: peaks,
+            pageSize: pageSize)
     }
 }

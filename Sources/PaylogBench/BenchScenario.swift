@@ -11,6 +11,10 @@ public enum BenchScenario: String, Sendable, Hashable, CaseIterable, CustomStrin
     case replay
     /// Reading and decoding every envelope of the log, no projection.
     case scan
+    /// Reading every event of the log and decoding its payload into the domain's ``PaylogDomain/PaymentEvent``, on
+    /// one thread, no projection: the work the Python peer's "replay" does (`select_notifications` and
+    /// `to_domain_event` over its whole log), measured so that the two can be compared like for like.
+    case decode
     /// The state of one random payment at a random version (time travel through the log, not a view).
     case loadStream = "load-stream"
     /// JSON Lines observations recorded through the workflow, as `paylog ingest` does, durably.
@@ -25,7 +29,7 @@ public enum BenchScenario: String, Sendable, Hashable, CaseIterable, CustomStrin
         case .appendBatched: "one append of 1,000 events"
         case .appendConcurrent: "one append of 1 event, from submission to durable acknowledgement"
         case .replay: "one rebuild step (a page of the log read and folded, or a chunk of rows written)"
-        case .scan: "one page of 10,000 events"
+        case .scan, .decode: "one page of 10,000 events"
         case .loadStream: "one stream loaded and replayed to a version"
         case .ingest: "one observation line"
         }
@@ -34,7 +38,7 @@ public enum BenchScenario: String, Sendable, Hashable, CaseIterable, CustomStrin
     /// Whether the scenario reads the shared log of realistic payment events (built once per run).
     var readsPaymentLog: Bool {
         switch self {
-        case .replay, .scan, .loadStream: true
+        case .replay, .scan, .decode, .loadStream: true
         case .appendBatched, .appendConcurrent, .ingest: false
         }
     }

@@ -42,6 +42,15 @@ struct BenchSmokeTests {
             #expect(abs(floor - (before + after) / 2) <= 1)
             #expect(object["floor_events_per_s"] as? Double == floor)
         }
+        if scenario == .decode {
+            // Every event decoded into its domain event: the counts per kind add up to the events read, and the
+            // log's payments give more than one kind.
+            let kinds = result.details.filter { $0.key.hasPrefix("decoded_") }
+            #expect(kinds.count == Int(try #require(result.details["event_kinds"])))
+            #expect(kinds.count > 1)
+            #expect(Int(kinds.values.reduce(0, +)) == result.events)
+            #expect(kinds["decoded_Requested"] != nil && kinds["decoded_AppSwitched"] != nil)
+        }
         if scenario == .loadStream {
             // Whether the budgeted map faulted one page at a time: the reader's figures depend on it.
             let onePage = try #require(result.details["one_page_faults"])
