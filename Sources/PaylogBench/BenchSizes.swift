@@ -4,7 +4,8 @@
 /// `load-stream` (as issue 6 asks), and fewer events where every operation waits for its own fsync
 /// (`append-concurrent`, `ingest`), which would otherwise take minutes without telling more.
 public struct BenchSizes: Sendable, Hashable {
-    /// Events appended by `append-batched`, and the size of the payment log `replay`, `scan`, `decode` and `load-stream` read.
+    /// Events appended by `append-batched`, and the size of the payment log `replay`, `scan`, `decode` and
+    /// `load-stream` read.
     public var logEvents: Int
     /// Events appended by `append-concurrent` (spread over ``concurrentTasks`` tasks).
     public var concurrentEvents: Int

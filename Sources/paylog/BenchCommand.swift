@@ -13,15 +13,16 @@ struct BenchCommand: AsyncParsableCommand {
             tasks, one event per durable append), replay (rebuild every view from a log of realistic payment \
             events), scan (decode every envelope), decode (decode every event's payload into its payment event on \
             one thread, no view: what the Python peer's replay does, for a like-for-like ratio), load-stream (one \
-            random payment at a random version, from its stream), ingest (JSON Lines observations through the workflow, durable). The raw-LMDB baseline (C API, \
-            same key sizes and batches, one stream index, no encoding) runs in the same process and run; \
+            random payment at a random version, from its stream), ingest (JSON Lines observations through the \
+            workflow, durable). The raw-LMDB baseline (C API, same key sizes and batches, one stream index, no \
+            encoding) runs in the same process and run; \
             append-concurrent also reports floor_events_per_s, its events written in paylog's own layout straight \
             on the C API, 64 per durable commit, before and after its run (the mean of the two): the most the disk \
             allows it.
 
             Sizes: by default 1,000,000 events for append-batched and for the log replay, scan, decode and \
-            load-stream read (built once per run, untimed); 50,000 for append-concurrent; about 20,000 for ingest; 20,000 \
-            lookups; 5,000 raw single commits. --events N sets the log to N and scales the others: N/20 concurrent \
+            load-stream read (built once per run, untimed); 50,000 for append-concurrent; about 20,000 for ingest; \
+            20,000 lookups; 5,000 raw single commits. --events N sets the log to N and scales the others: N/20 concurrent \
             (at least 64), N/50 ingested (at least 50), N/50 lookups (100 to 20,000), N/200 raw single commits \
             (100 to 5,000).
 
