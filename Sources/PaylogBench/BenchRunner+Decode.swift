@@ -13,23 +13,15 @@ extension BenchRunner {
     func decode() async throws(BenchError) -> BenchResult {
         let log = try await sharedPaymentLog()
         progress("decode: reading \(log.events) events and decoding their payloads into payment events …")
-        var payloadBytes = 0
         var kinds: [PaymentEventKind: Int] = [:]
         let read = try readEveryEvent(of: log, step: "decoding the log's events") { event in
-            let decoded = try EventCodec.decode(event)
-            payloadBytes &+= event.payloadByteCount
-            kinds[decoded.kind, default: 0] += 1
+            kinds[try EventCodec.decode(event).kind, default: 0] += 1
         }
         guard kinds.count > 1 else {
             throw .failed(step: "decoding the log's events", reason: "every event decoded to \(kinds.keys.map(\.typeName))")
         }
-        var details = ["page_size": Double(read.pageSize), "event_kinds": Double(kinds.count)]
+        var details = ["event_kinds": Double(kinds.count)]
         for (kind, count) in kinds { details["decoded_\(kind.typeName)"] = Double(count) }
-        return BenchResult(
-            scenario: .decode, events: read.count, seconds: read.seconds, rawEventsPerSecond: nil,
-            latencies: read.latencies, peakRSSBytes: read.peaks.resident, peakResetWorked: read.peaks.wasReset,
-            peakAnonymousRSSBytes: read.peaks.anonymous, bytesPerEvent: log.bytesPerEvent,
-            payloadBytesPerEvent: Double(payloadBytes) / Double(max(read.count, 1)), rawBytesPerEvent: nil,
-            details: details)
+        return read.result(.decode, log: log, details: details)
     }
 }

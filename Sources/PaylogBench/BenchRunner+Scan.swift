@@ -9,21 +9,14 @@ extension BenchRunner {
         let raw = try rawBatchedBaseline()
         let log = try await sharedPaymentLog()
         progress("scan: reading and decoding \(log.events) envelopes …")
-        var payloadBytes = 0
-        let read = try readEveryEvent(of: log, step: "scanning the log") { event in
-            payloadBytes &+= event.payloadByteCount
-        }
-        return BenchResult(
-            scenario: .scan, events: read.count, seconds: read.seconds,
-            rawEventsPerSecond: raw.scanEventsPerSecond, latencies: read.latencies, peakRSSBytes: read.peaks.resident,
-            peakResetWorked: read.peaks.wasReset, peakAnonymousRSSBytes: read.peaks.anonymous,
-            bytesPerEvent: log.bytesPerEvent, payloadBytesPerEvent: Double(payloadBytes) / Double(max(read.count, 1)),
-            rawBytesPerEvent: raw.bytesPerEvent, details: ["page_size": Double(read.pageSize)])
+        let read = try readEveryEvent(of: log, step: "scanning the log") { _ in }
+        return read.result(
+            .scan, log: log, rawEventsPerSecond: raw.scanEventsPerSecond, rawBytesPerEvent: raw.bytesPerEvent)
     }
 
     /// Reads every event of `log` in log order, in pages of 10,000 events (one read transaction each), calling
-    /// `body` with each; fails when the store cannot be opened or read, `body` throws, or the log holds another
-    /// number of events than it was built with. `step` names the work in errors.
+    /// `body` with each and counting its payload's bytes; fails when the store cannot be opened or read, `body`
+    /// throws, or the log holds another number of events than it was built with. `step` names the work in errors.
     func readEveryEvent(
         of log: BuiltPaymentLog, step: String, _ body: (RecordedEvent) throws -> Void
     ) throws(BenchError) -> LogRead {
@@ -37,6 +30,7 @@ extension BenchRunner {
         let pageSize = 10_000
         var latencies = LatencyRecorder()
         var count = 0
+        var payloadBytes = 0
         let memory = MemoryPeakSampler()
         let start = Stopwatch.now()
         var lap = start
@@ -44,6 +38,7 @@ extension BenchRunner {
             try store.forEach(pageSize: pageSize) { event in
                 try body(event)
                 count += 1
+                payloadBytes &+= event.payloadByteCount
                 if count % pageSize == 0 { lap = latencies.record(since: lap) }
                 return true
             }
@@ -58,7 +53,7 @@ extension BenchRunner {
             throw .failed(step: step, reason: "read \(count) events of the \(log.events) appended")
         }
         return LogRead(
-            count: count, seconds: Stopwatch.seconds(from: start, to: end), latencies: latencies, peaks: peaks,
-            pageSize: pageSize)
+            count: count, payloadBytes: payloadBytes, seconds: Stopwatch.seconds(from: start, to: end),
+            latencies: latencies, peaks: peaks, pageSize: pageSize)
     }
 }
