@@ -18,7 +18,7 @@ struct AnalyticsCommand: ParsableCommand {
     @Option(help: "Last day (YYYY-MM-DD, UTC).") var to: String?
 
     func run() throws {
-        let store = try storeOptions.open()
+        let store = try storeOptions.openExisting()
         defer { store.close() }
         let cells = try Analytics.cells(in: store, from: from, to: to)
         switch format {

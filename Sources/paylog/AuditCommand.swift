@@ -17,7 +17,7 @@ struct AuditCommand: ParsableCommand {
     @Flag(help: "Print JSON.") var json = false
 
     func run() throws {
-        let store = try storeOptions.open()
+        let store = try storeOptions.openExisting()
         defer { store.close() }
         let entries: [AuditEntry]
         do { entries = try PaymentAudit.entries(of: payment, in: store, includePersonalData: !hidePersonalData) } catch {

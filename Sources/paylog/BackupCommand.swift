@@ -23,13 +23,8 @@ struct BackupCommand: ParsableCommand {
     @Flag(help: "Print a JSON object.") var json = false
 
     func run() throws {
-        // Opening a directory without a store would create an empty one, and back that up.
-        let source = storeOptions.resolvedPath
-        guard FileManager.default.fileExists(atPath: source + "/data.mdb") else {
-            throw CLIError("There is no store at \(source) (no data.mdb): nothing to back up. Pass --store with the "
-                + "directory the server or `paylog ingest` writes to.")
-        }
-        let store = try storeOptions.open()
+        // A directory without a store is refused, not opened: that would create an empty store and back it up.
+        let store = try storeOptions.openExisting()
         defer { store.close() }
         let report = try store.backup(to: destination, compact: !keepLayout)
         let copy = try StoreOptions.open(at: destination)

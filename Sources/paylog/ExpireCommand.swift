@@ -18,7 +18,7 @@ struct ExpireCommand: AsyncParsableCommand {
             guard let parsed = Timestamp(rfc3339: now) else { throw ValidationError("--now \(now) is not an RFC 3339 time.") }
             when = parsed
         }
-        let workflow = try storeOptions.workflow(actor: "expire")
+        let workflow = try storeOptions.existingWorkflow(actor: "expire")
         defer { workflow.store.close() }
         let expired = try await workflow.expireOffline(now: when)
         if json {

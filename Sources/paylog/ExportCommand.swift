@@ -14,7 +14,7 @@ struct ExportCommand: ParsableCommand {
     @Option(name: .shortAndLong, help: "Write to this file instead of standard output.") var output: String?
 
     func run() throws {
-        let store = try storeOptions.open()
+        let store = try storeOptions.openExisting()
         defer { store.close() }
         var sink: FileHandle = .standardOutput
         if let output {

@@ -13,7 +13,7 @@ struct LogCommand: ParsableCommand {
     @Flag(help: "One JSON object per line.") var json = false
 
     func run() throws {
-        let store = try storeOptions.open()
+        let store = try storeOptions.openExisting()
         defer { store.close() }
         var printed = 0
         try store.forEach(from: from, pageSize: min(max(limit, 1), 10_000)) { event in

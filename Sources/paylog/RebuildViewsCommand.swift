@@ -27,7 +27,7 @@ struct RebuildViewsCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let store = try storeOptions.open()
+        let store = try storeOptions.openExisting()
         defer { store.close() }
         let bar = ProgressBar(label: "rebuild")
         let limit = mappedLimit.map { $0 << 20 } ?? EventStore.defaultRebuildMappedLimit

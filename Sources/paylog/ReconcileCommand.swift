@@ -16,7 +16,7 @@ struct ReconcileCommand: AsyncParsableCommand {
     @Flag(help: "Print the report as JSON.") var json = false
 
     func run() async throws {
-        let workflow = try storeOptions.workflow(actor: "reconcile")
+        let workflow = try storeOptions.existingWorkflow(actor: "reconcile")
         defer { workflow.store.close() }
         let report = await workflow.ingest(lines: try LineReader(path: file), defaultKind: "reconcile")
         try Output.report(report, json: json, summary: "\(report.lines) report lines: \(report.accepted) matched, \(report.rejected) unmatched, \(report.eventsAppended) events appended")

@@ -24,7 +24,7 @@ struct ReplayCommand: AsyncParsableCommand {
     @Flag(help: "Print JSON.") var json = false
 
     func run() async throws {
-        let store = try storeOptions.open()
+        let store = try storeOptions.openExisting()
         defer { store.close() }
         guard let payment else {
             if at != nil { throw ValidationError("--at needs --payment.") }

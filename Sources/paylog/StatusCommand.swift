@@ -19,7 +19,7 @@ struct StatusCommand: ParsableCommand {
     @Flag(help: "Print JSON (one object; a list prints one object per line).") var json = false
 
     func run() throws {
-        let store = try storeOptions.open()
+        let store = try storeOptions.openExisting()
         defer { store.close() }
         if let payment {
             guard let found = try PaymentsProjection.payment(payment, in: store) else {

@@ -19,8 +19,38 @@ struct StoreOptions: ParsableArguments {
         return "./paylog-data"
     }
 
-    /// Opens the event store with the payment views.
+    /// Opens the event store with the payment views, creating an empty store when none is there yet (for the
+    /// commands that record).
     func open() throws -> EventStore { try StoreOptions.open(at: resolvedPath) }
+
+    /// Opens the store for a command that reads what is recorded, or acts on recorded payments: fails, naming the
+    /// path, when no store is there. Creating an empty one instead would answer a mistyped `--store` with silence
+    /// that reads as a finding ("0 payment(s)", a hash chain that verifies, nothing to expire).
+    func openExisting() throws -> EventStore { try StoreOptions.open(at: resolvedPath, mustExist: true) }
+
+    /// A workflow over the store at the resolved path, which must already exist (see ``openExisting()``).
+    func existingWorkflow(actor: String = "cli") throws -> PaymentWorkflow {
+        PaymentWorkflow(store: try openExisting(), actor: actor)
+    }
+
+    /// Fails with a message naming `path` and what to do when it holds no paylog store (no LMDB `data.mdb`).
+    static func requireStore(at path: String) throws {
+        var isDirectory: ObjCBool = false
+        let exists = FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory)
+        guard exists, isDirectory.boolValue else {
+            throw CLIError(
+                "No store at \(path): \(exists ? "it is a file, not a directory" : "the directory does not exist"). "
+                    + storeHint)
+        }
+        guard FileManager.default.fileExists(atPath: (path as NSString).appendingPathComponent("data.mdb")) else {
+            throw CLIError("No store at \(path): the directory holds no data.mdb. " + storeHint)
+        }
+    }
+
+    /// What to do when a reading command finds no store.
+    private static let storeHint =
+        "Pass the store's directory with --store DIR or $PAYLOG_STORE (default ./paylog-data); only the commands "
+        + "that record (demo, ingest, request, switch, callback, fail, import-log, serve, keys) create a store."
 
     /// The environment variable that sets the store's mapped-memory budget in MiB; 0 turns the budget off.
     static let mappedMemoryVariable = "PAYLOG_MAPPED_MEMORY_MIB"
@@ -43,9 +73,11 @@ struct StoreOptions: ParsableArguments {
     }
 
     /// Opens the store at `path` with paylog's views and the mapped-memory budget of `$PAYLOG_MAPPED_MEMORY_MIB`, or
-    /// fails with a message naming the path.
-    static func open(at path: String) throws -> EventStore {
+    /// fails with a message naming the path. With `mustExist`, a path that holds no store fails (after the budget is
+    /// checked) instead of getting an empty one.
+    static func open(at path: String, mustExist: Bool = false) throws -> EventStore {
         let budget = try mappedMemoryBudget()
+        if mustExist { try requireStore(at: path) }
         do {
             return try PaymentWorkflow.openStore(at: path, mappedMemoryBudget: budget)
         } catch {

@@ -13,7 +13,7 @@ struct StreamCommand: ParsableCommand {
     @Flag(help: "One JSON object per line.") var json = false
 
     func run() throws {
-        let store = try storeOptions.open()
+        let store = try storeOptions.openExisting()
         defer { store.close() }
         let events = try store.readStream(id, direction: backward ? .backward : .forward)
         guard !events.isEmpty else { throw ValidationError("No stream \(id) in the log at \(store.path).") }

@@ -13,7 +13,7 @@ struct VerifyCommand: ParsableCommand {
     @Flag(help: "Print a JSON object.") var json = false
 
     func run() throws {
-        let store = try storeOptions.open()
+        let store = try storeOptions.openExisting()
         defer { store.close() }
         let report = try store.verifyChain()
         if json {

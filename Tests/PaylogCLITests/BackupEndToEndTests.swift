@@ -36,7 +36,7 @@ struct BackupEndToEndTests {
         // A mistyped store directory is not created (and backed up empty).
         let typo = try PaylogProcess.run(["backup", dir.path + "/other", "--store", dir.path + "/stroe"])
         #expect(typo.status == 1)
-        #expect(typo.stderr.contains("no store at"))
+        #expect(typo.stderr.contains("No store at \(dir.path)/stroe: the directory does not exist"))
         #expect(!FileManager.default.fileExists(atPath: dir.path + "/stroe"))
         #expect(!FileManager.default.fileExists(atPath: dir.path + "/other"))
     }

@@ -1,0 +1,51 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// A mistyped `--store` must not be answered by an empty store: "0 payment(s)" or a chain that verifies would read
+/// as a finding about the real one.
+@Suite("commands that read refuse a missing store")
+struct MissingStoreTests {
+    /// Every command that only reads the log or acts on recorded payments, with the arguments it needs.
+    static let readingCommands: [[String]] = [
+        ["status"], ["status", "pay-1"], ["log"], ["stream", "pay-1"], ["verify"], ["export"],
+        ["replay"], ["replay", "--payment", "pay-1"], ["audit", "pay-1"], ["analytics"], ["rebuild-views"], ["expire"],
+        ["reconcile", "/dev/null"], ["backup", "/tmp/paylog-missing-store-backup-never"],
+    ]
+
+    @Test("a directory that does not exist: exit 1 naming it, and nothing is created", arguments: readingCommands)
+    func missingDirectory(_ command: [String]) throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        let missing = dir.path + "/no-such-store"
+        let result = try PaylogProcess.run(command + ["--store", missing])
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("No store at \(missing): the directory does not exist"))
+        #expect(!FileManager.default.fileExists(atPath: missing))
+    }
+
+    @Test("a directory without data.mdb: exit 1, and no store is created in it", arguments: readingCommands)
+    func directoryWithoutStore(_ command: [String]) throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        let result = try PaylogProcess.run(command, environment: ["PAYLOG_STORE": dir.path])
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("No store at \(dir.path): the directory holds no data.mdb"))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).isEmpty)
+    }
+
+    @Test("a recording command still creates the store, and the reading ones then open it")
+    func recordingCreates() throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        let store = dir.path + "/new-store"
+        let request = try PaylogProcess.run([
+            "request", "--store", store, "--provider", "sumup", "--payment", "pay-1", "--amount", "12.50",
+            "--currency", "EUR", "--callback", "https://shop.example/cb", "--client-id", "affiliate-key-1",
+        ])
+        #expect(request.status == 0, "\(request.stderr)")
+        let status = try PaylogProcess.run(["status", "--store", store, "pay-1"])
+        #expect(status.status == 0, "\(status.stderr)")
+        #expect(status.stdout.contains("pay-1"))
+    }
+}
