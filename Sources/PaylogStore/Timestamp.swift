@@ -49,7 +49,8 @@ public struct Timestamp: Sendable, Hashable, Comparable, Codable, CustomStringCo
     public var description: String { rfc3339 }
 
     /// Parses RFC 3339 (`2026-11-22T09:15:02Z`, `…02.5+01:00`, up to 9 fractional digits, `T` or space,
-    /// `Z` or a numeric offset). Returns nil for anything else.
+    /// `Z` or a numeric offset). Returns nil for anything else. A timestamp keeps microseconds: a 7th to 9th
+    /// fractional digit is dropped.
     public init?(rfc3339 text: String) {
         let bytes = Array(text.utf8)
         var index = 0
@@ -83,7 +84,9 @@ public struct Timestamp: Sendable, Hashable, Comparable, Codable, CustomStringCo
                 index += 1
             }
             guard digits > 0, digits <= 9 else { return nil }
-            for _ in digits..<6 where digits < 6 { micros *= 10 }
+            // Up to 6 digits scale to microseconds; a 7th to 9th (nanoseconds) are dropped. (`digits..<6` with
+            // more than 6 digits is an invalid range, which traps: the `where` clause filters after it is built.)
+            if digits < 6 { for _ in digits..<6 { micros *= 10 } }
         }
         var offsetSeconds = 0
         guard index < bytes.count else { return nil }

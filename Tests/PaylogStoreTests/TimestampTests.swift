@@ -15,4 +15,13 @@ struct TimestampTests {
             #expect(Timestamp(rfc3339: bad) == nil, "\(bad) must not parse")
         }
     }
+
+    @Test("7 to 9 fractional digits parse, the sub-microsecond digits dropped; 10 are refused")
+    func nanosecondFractions() throws {
+        #expect(Timestamp(rfc3339: "2026-11-21T09:00:03.1234567Z")?.rfc3339 == "2026-11-21T09:00:03.123456Z")
+        #expect(Timestamp(rfc3339: "2026-11-21T09:00:03.12345678Z")?.rfc3339 == "2026-11-21T09:00:03.123456Z")
+        #expect(Timestamp(rfc3339: "2026-11-21T09:00:03.999999999+01:00")?.rfc3339 == "2026-11-21T08:00:03.999999Z")
+        #expect(Timestamp(rfc3339: "2026-11-21T09:00:03.1234567890Z") == nil)
+        #expect(Timestamp(rfc3339: "2026-11-21T09:00:03.Z") == nil)
+    }
 }
