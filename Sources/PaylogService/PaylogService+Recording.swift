@@ -88,7 +88,13 @@ extension PaylogService {
                 }
             }
             for line in body.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false) {
-                try await each(String(decoding: line, as: UTF8.self))
+                // Text only as received: a line that is not UTF-8 is rejected, not recorded repaired.
+                if let text = String(validating: line, as: UTF8.self) {
+                    try await each(text)
+                } else {
+                    number += 1
+                    report.reject(unreadableLine: number, line.withUnsafeBytes { LineReader.utf8Problem(in: $0) })
+                }
             }
             metrics.append(endpoint: endpoint, nanoseconds: DispatchTime.now().uptimeNanoseconds - start, events: report.eventsAppended)
             guard report.lines > 0 else {

@@ -16,6 +16,12 @@ extension IngestReport {
         errors.append(LineError(line: line, message: message))
     }
 
+    /// Counts line `number`, which could not be read as text (`problem` says why), as rejected.
+    public mutating func reject(unreadableLine number: Int, _ problem: String) {
+        lines += 1
+        reject(line: number, problem)
+    }
+
     /// Counts line `number` and parses it; nil when it is blank (not counted) or unreadable (rejected).
     mutating func observation(_ raw: String, number: Int, defaultKind: String?) -> Observation? {
         // Nearly every line begins and ends with a visible ASCII character (`{`, `}`) and needs no trimming;

@@ -3,6 +3,10 @@ import Foundation
 /// Reads a file (or standard input) line by line without loading it whole: the input of `paylog ingest`.
 ///
 /// Lines come without their line feed (`\n`); anything else, a carriage return included, is left for the caller.
+/// A line that is not valid UTF-8 comes as its lossy decoding (each bad byte a U+FFFD) with
+/// ``problemWithLastLine`` saying where it is bad: the caller must reject it, since recording the repaired text
+/// would alter the evidence (and make two different lines look alike). A read error ends the lines, and
+/// ``readError`` says what it was.
 public struct LineReader: Sequence, IteratorProtocol {
     /// The open file and `getline`'s buffer, reused from line to line and freed with the reader.
     private final class Handle {
@@ -11,6 +15,8 @@ public struct LineReader: Sequence, IteratorProtocol {
         var buffer: UnsafeMutablePointer<CChar>?
         var capacity = 0
         var isOpen = true
+        var problem: String?
+        var readError: String?
 
         init(file: UnsafeMutablePointer<FILE>, closes: Bool) {
             self.file = file
@@ -40,21 +46,72 @@ public struct LineReader: Sequence, IteratorProtocol {
             guard let opened = fopen(path, "r") else {
                 throw .unreadable("cannot open \(path): \(String(cString: strerror(errno)))")
             }
+            var status = stat()
+            if fstat(fileno(opened), &status) == 0 && (status.st_mode & S_IFMT) == S_IFDIR {
+                fclose(opened)
+                throw .unreadable("\(path) is a directory, not a file of lines")
+            }
             handle = Handle(file: opened, closes: true)
         }
     }
 
+    /// Why the line ``next()`` returned last is not the line as read (it is not valid UTF-8), or nil when it is.
+    public var problemWithLastLine: String? { handle.problem }
+
+    /// Why reading stopped before the end of the input (an I/O error), or nil when it reached the end.
+    public var readError: String? { handle.readError }
+
     /// The next line without its line feed, or nil at the end (the file is then closed).
     public mutating func next() -> String? {
         guard handle.isOpen else { return nil }
+        handle.problem = nil
+        errno = 0
         var length = getline(&handle.buffer, &handle.capacity, handle.file)
         guard length >= 0, let buffer = handle.buffer else {
+            if ferror(handle.file) != 0 { handle.readError = String(cString: strerror(errno == 0 ? EIO : errno)) }
             handle.close()
             return nil
         }
         // Without the line feed: a line ending in a visible character then skips the ingest's trimming (which
         // converts the whole line to UTF-16), and `import-log` gets the line as written.
         if length > 0 && buffer[length - 1] == 0x0A { length -= 1 }
-        return String(decoding: UnsafeRawBufferPointer(start: buffer, count: length), as: UTF8.self)
+        let bytes = UnsafeRawBufferPointer(start: buffer, count: length)
+        if let text = String(validating: bytes, as: UTF8.self) { return text }
+        handle.problem = LineReader.utf8Problem(in: bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Where `bytes`, which are not valid UTF-8, first go wrong: the byte and its 1-based column, as the reason a
+    /// line is rejected.
+    public static func utf8Problem(in bytes: UnsafeRawBufferPointer) -> String {
+        // The longest valid prefix: decoding stops being valid at the first bad sequence.
+        var valid = 0
+        var iterator = bytes.makeIterator()
+        var decoder = UTF8()
+        var offset = 0
+        loop: while true {
+            let before = offset
+            var counted = CountingIterator(base: iterator)
+            switch decoder.decode(&counted) {
+            case .scalarValue: offset += counted.count; valid = offset
+            case .emptyInput: break loop
+            case .error: offset = before; break loop
+            }
+            iterator = counted.base
+        }
+        let bad = valid < bytes.count ? bytes[valid] : 0
+        return "not valid UTF-8 (byte 0x\(String(bad, radix: 16, uppercase: true)) at column \(valid + 1)): "
+            + "JSON Lines must be UTF-8, and paylog records text only as received, never repaired"
+    }
+
+    /// Counts the bytes a decoder takes.
+    private struct CountingIterator: IteratorProtocol {
+        var base: UnsafeRawBufferPointer.Iterator
+        var count = 0
+        mutating func next() -> UInt8? {
+            guard let byte = base.next() else { return nil }
+            count += 1
+            return byte
+        }
     }
 }

@@ -227,8 +227,12 @@ extension PaymentWorkflow {
         // and the one after is parsed and prepared here, on the other core. Each is recorded only once the one
         // before it is durable (its task awaits the previous one), so lines are still recorded in order.
         var inFlight: [Task<[(number: Int, result: Result<Int, WorkflowError>)], Never>] = []
+        // A file's reader says which lines are not valid UTF-8: those are rejected, never recorded repaired.
+        let reader = lines as? LineReader
         for (index, raw) in lines.enumerated() {
-            if let observation = report.observation(raw, number: index + 1, defaultKind: defaultKind) {
+            if let problem = reader?.problemWithLastLine {
+                report.reject(unreadableLine: index + 1, problem)
+            } else if let observation = report.observation(raw, number: index + 1, defaultKind: defaultKind) {
                 batch.append(PreparedObservation(number: index + 1, observation: observation))
             }
             guard batch.count >= largest || (batch.count >= minimumBatch && recorded.lastRecorded == handedOn) else { continue }

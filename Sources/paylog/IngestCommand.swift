@@ -18,7 +18,8 @@ struct IngestCommand: AsyncParsableCommand {
     func run() async throws {
         let workflow = try storeOptions.workflow(actor: "ingest")
         defer { workflow.store.close() }
-        let report = await workflow.ingest(lines: try LineReader(path: file))
-        try Output.report(report, json: json, summary: "\(report.lines) lines: \(report.accepted) accepted, \(report.rejected) rejected, \(report.eventsAppended) events appended")
+        let reader = try LineReader(path: file)
+        let report = await workflow.ingest(lines: reader)
+        try Output.report(report, json: json, summary: "\(report.lines) lines: \(report.accepted) accepted, \(report.rejected) rejected, \(report.eventsAppended) events appended", reader: reader)
     }
 }

@@ -32,12 +32,19 @@ enum Output {
 
     /// Prints an ingest report (as JSON, or a summary and one line per rejected line) and fails with exit
     /// status 2 when any line was rejected.
-    static func report(_ report: IngestReport, json: Bool, summary: String) throws {
+    /// Prints an ingest's report; exit status 2 when a line was rejected. When `reader` stopped at a read error,
+    /// fails (exit 1) after the report, saying that the lines before it were recorded.
+    static func report(_ report: IngestReport, json: Bool, summary: String, reader: LineReader? = nil) throws {
         if json {
             print(try JSONText.encode(encodable: report))
         } else {
             print(summary)
             for error in report.errors { print("line \(error.line): \(error.message)") }
+        }
+        if let readError = reader?.readError {
+            throw CLIError(
+                "Reading the input stopped after line \(report.lines) at an error: \(readError). The lines before it "
+                    + "were recorded as reported; ingest the whole input again once it reads (recorded lines append nothing).")
         }
         if report.rejected > 0 { throw ExitCode(2) }
     }

@@ -18,7 +18,8 @@ struct ReconcileCommand: AsyncParsableCommand {
     func run() async throws {
         let workflow = try storeOptions.existingWorkflow(actor: "reconcile")
         defer { workflow.store.close() }
-        let report = await workflow.ingest(lines: try LineReader(path: file), defaultKind: "reconcile")
-        try Output.report(report, json: json, summary: "\(report.lines) report lines: \(report.accepted) matched, \(report.rejected) unmatched, \(report.eventsAppended) events appended")
+        let reader = try LineReader(path: file)
+        let report = await workflow.ingest(lines: reader, defaultKind: "reconcile")
+        try Output.report(report, json: json, summary: "\(report.lines) report lines: \(report.accepted) matched, \(report.rejected) unmatched, \(report.eventsAppended) events appended", reader: reader)
     }
 }

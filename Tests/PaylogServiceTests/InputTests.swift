@@ -20,6 +20,25 @@ struct InputTests {
         }
     }
 
+    @Test("a JSON Lines line that is not UTF-8 is rejected naming the byte, never recorded repaired; the others are recorded")
+    func observationNotUTF8() async throws {
+        let harness = try ServiceHarness()
+        try await harness.run { client in
+            let good = #"{"kind":"request","payment":"u1","at":"2026-11-22T09:00:00Z","url":"\#(Samples.sumupLaunch("u1"))"}"#
+            let bad = Array(#"{"kind":"request","payment":"u2","at":"2026-11-22T09:00:00Z","url":"\#(Samples.sumupLaunch("u2"))&title=caf"#.utf8)
+                + [0xE9] + Array(#""}"#.utf8)
+            let body = Array(good.utf8) + [0x0A] + bad
+            let reply = try await client.send(.post, "/v1/observations", key: "ingest", bytes: body)
+            #expect(reply.status == 200, "\(reply.body)")
+            #expect(reply.json["accepted"] as? Int == 1)
+            #expect(reply.json["rejected"] as? Int == 1)
+            let errors = reply.json["errors"] as? [[String: Any]] ?? []
+            #expect(errors.first?["line"] as? Int == 2)
+            #expect((errors.first?["message"] as? String ?? "").contains("not valid UTF-8 (byte 0xE9"))
+            #expect(try harness.eventCount() == 1)
+        }
+    }
+
     @Test("malformed JSON, unknown fields and wrong types are 400 naming the field; nothing is appended", arguments: [
         (#"{"payment":"#, "invalid_body", "not valid JSON"),
         ("[1,2]", "invalid_body", "JSON object"),

@@ -79,13 +79,20 @@ struct ServiceHarness: Sendable {
             _ method: HTTPRequest.Method, _ uri: String, key: String? = nil, body: String? = nil,
             idempotencyKey: String? = nil
         ) async throws -> Reply {
+            try await send(method, uri, key: key, bytes: body.map { Array($0.utf8) }, idempotencyKey: idempotencyKey)
+        }
+
+        /// A request whose body is `bytes` exactly (which need not be UTF-8).
+        func send(
+            _ method: HTTPRequest.Method, _ uri: String, key: String? = nil, bytes: [UInt8]?, idempotencyKey: String? = nil
+        ) async throws -> Reply {
             var headers = HTTPFields()
             if let key {
                 headers[.authorization] = key.hasPrefix("raw:") ? String(key.dropFirst(4)) : "Bearer \(keys[key]!)"
             }
             if let idempotencyKey { headers[HTTPField.Name("Idempotency-Key")!] = idempotencyKey }
             let response = try await client.execute(
-                uri: uri, method: method, headers: headers, body: body.map { ByteBuffer(string: $0) })
+                uri: uri, method: method, headers: headers, body: bytes.map { ByteBuffer(bytes: $0) })
             return Reply(status: response.status.code, headers: response.headers, body: String(buffer: response.body))
         }
     }
