@@ -5,42 +5,55 @@ import PaylogStore
 import PaylogWorkflow
 
 /// `paylog import-log FILE|-`: restores an export into an empty store.
+///
+/// The export is read twice: first into a scratch store inside the store's directory, where every event goes through
+/// the same checks as the real import (positions, versions, ids, tags, each recomputed hash), then, only when all of
+/// it passed, into the store. The store's appends commit in batches, so checking while writing would leave the events
+/// before an altered one in the store: a shorter log whose chain verifies.
 struct ImportLogCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "import-log",
         abstract: "Restore a `paylog export` into an empty store, keeping ids, positions, times and hashes.",
-        discussion: "Every event's hash is recomputed and must match the export, so an altered export is refused.")
+        discussion: """
+            Every event's hash is recomputed and must match the export, so an altered export is refused. The whole \
+            export is checked in a scratch store before anything is written, so a refused export leaves the store \
+            empty (it takes twice the time, and the scratch store's room on disk until the check ends).
+            """)
 
     @OptionGroup var storeOptions: StoreOptions
     @Argument(help: "The export file, or - for standard input.") var file: String
     @Flag(help: "Print a JSON summary.") var json = false
 
+    /// Events per import transaction.
+    static let batchSize = 2_000
+
     func run() async throws {
         let store = try storeOptions.open()
         defer { store.close() }
-        let start = try store.lastPosition()
-        let decoder = JSONDecoder()
-        var batch: [RecordedEvent] = []
-        var imported = 0
-        for (index, line) in try LineReader(path: file).enumerated() where !line.isEmpty {
-            let event: RecordedEvent
-            do {
-                event = try decoder.decode(ExportLine.self, from: Data(line.utf8)).recordedEvent()
-            } catch {
-                throw CLIError("Line \(index + 1) of \(file) is not an export line: \(error). \(imported) events were imported before it.")
-            }
-            if imported == 0 && batch.isEmpty && event.position != start + 1 {
-                throw CLIError("The export starts at position \(event.position) but the store's next position is \(start + 1); import into an empty store.")
-            }
-            batch.append(event)
-            if batch.count == 2000 {
-                try await store.importEvents(batch)
-                imported += batch.count
-                batch.removeAll(keepingCapacity: true)
-            }
+        let path = storeOptions.resolvedPath
+        let held = try store.lastPosition()
+        guard held == 0 else {
+            throw CLIError("The store at \(path) already holds \(held) events; import-log restores an export into an empty store only.")
         }
-        try await store.importEvents(batch)
-        imported += batch.count
+        let scratch = ImportScratch(storeDirectory: path)
+        try scratch.create()
+        defer { scratch.remove() }
+        let input = file == "-" ? try scratch.spoolStandardInput() : file
+        let check = try StoreOptions.open(at: scratch.storePath)
+        do {
+            _ = try await Self.importLines(of: input, into: check)
+            check.close()
+        } catch {
+            check.close()
+            throw CLIError("\(error) Nothing was imported into \(path): the whole export is checked before any of it is written.")
+        }
+        let imported: Int
+        do {
+            imported = try await Self.importLines(of: input, into: store)
+        } catch {
+            throw CLIError("\(error) The export passed its check, so this is the store's failure, not the export's "
+                + "(the events before it are in the store; see `paylog verify`).")
+        }
         let report = try store.verifyChain()
         if json {
             print(try JSONText.encode(["imported": imported, "last_position": report.lastPosition, "chain_ok": report.isIntact]))
@@ -48,5 +61,39 @@ struct ImportLogCommand: AsyncParsableCommand {
             print("imported \(imported) events; log now ends at position \(report.lastPosition); chain \(report.isIntact ? "intact" : "BROKEN")")
         }
         if !report.isIntact { throw ExitCode(3) }
+    }
+
+    /// Imports every line of the export at `path` into `store`, which must be empty, in batches; returns the events
+    /// imported. Fails at the first line that is not an export line or an event the store refuses.
+    static func importLines(of path: String, into store: EventStore) async throws -> Int {
+        let decoder = JSONDecoder()
+        var batch: [RecordedEvent] = []
+        var imported = 0
+        let reader = try LineReader(path: path)
+        for (index, line) in reader.enumerated() where !line.isEmpty {
+            if let problem = reader.problemWithLastLine {
+                throw CLIError("Line \(index + 1) of \(path) is \(problem).")
+            }
+            let event: RecordedEvent
+            do {
+                event = try decoder.decode(ExportLine.self, from: Data(line.utf8)).recordedEvent()
+            } catch {
+                throw CLIError("Line \(index + 1) of \(path) is not an export line: \(error).")
+            }
+            if imported == 0 && batch.isEmpty && event.position != 1 {
+                throw CLIError("The export starts at position \(event.position), not 1: it is not a whole log.")
+            }
+            batch.append(event)
+            if batch.count == batchSize {
+                try await store.importEvents(batch)
+                imported += batch.count
+                batch.removeAll(keepingCapacity: true)
+            }
+        }
+        if let readError = reader.readError {
+            throw CLIError("Reading \(path) stopped after \(imported + batch.count) events at an error: \(readError).")
+        }
+        try await store.importEvents(batch)
+        return imported + batch.count
     }
 }
