@@ -18,24 +18,66 @@ struct ExportCommand: ParsableCommand {
         defer { store.close() }
         var sink: FileHandle = .standardOutput
         if let output {
-            guard FileManager.default.createFile(atPath: output, contents: nil) , let handle = FileHandle(forWritingAtPath: output) else {
-                throw CLIError("Cannot write \(output).")
-            }
-            sink = handle
+            try Self.refuseInsideStore(output, store: storeOptions.resolvedPath)
+            // Opened in place (not `FileManager.createFile`, which writes a new file and renames it over the path:
+            // that replaced a device such as /dev/full, or a symbolic link, with a regular file).
+            let descriptor = open(output, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+            guard descriptor >= 0 else { throw CLIError("Cannot write \(output): \(String(cString: strerror(errno))).") }
+            sink = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
         }
         defer { if output != nil { try? sink.close() } }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         var buffer = Data()
-        try store.forEach(from: from) { event in
-            buffer.append(try encoder.encode(ExportLine(event)))
-            buffer.append(0x0A)
-            if buffer.count > 1 << 20 {
-                sink.write(buffer)
-                buffer.removeAll(keepingCapacity: true)
+        do {
+            // A failed write stops the read and is thrown after it (thrown inside, the store would wrap it).
+            var writeError: (any Error)?
+            try store.forEach(from: from) { event in
+                buffer.append(try encoder.encode(ExportLine(event)))
+                buffer.append(0x0A)
+                if buffer.count > 1 << 20 {
+                    do { try sink.write(contentsOf: buffer) } catch { writeError = error; return false }
+                    buffer.removeAll(keepingCapacity: true)
+                }
+                return true
             }
-            return true
+            if let writeError { throw writeError }
+            try sink.write(contentsOf: buffer)
+            if let output, Self.isRegularFile(sink) {
+                do { try sink.synchronize() } catch { throw CLIError("Cannot flush \(output) to disk: \(error.localizedDescription)") }
+            }
+        } catch {
+            // A partial export must not pass for a whole one: a regular file is removed, anything else is said.
+            let removed = output != nil && Self.isRegularFile(sink) && (try? FileManager.default.removeItem(atPath: output!)) != nil
+            throw CLIError("The export to \(output ?? "standard output") failed: \(Self.reason(error))"
+                + (removed ? "; the partial file was removed." : "; what was written is incomplete."))
         }
-        sink.write(buffer)
+    }
+
+    /// What went wrong: the system's words for a failed write, else the error's description.
+    static func reason(_ error: any Error) -> String {
+        let underlying = (error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError
+        if let underlying, underlying.domain == NSPOSIXErrorDomain { return String(cString: strerror(Int32(underlying.code))) }
+        return String(describing: error)
+    }
+
+    /// True when `handle` is open on a regular file (not a device, pipe or terminal).
+    static func isRegularFile(_ handle: FileHandle) -> Bool {
+        var status = stat()
+        return fstat(handle.fileDescriptor, &status) == 0 && (status.st_mode & S_IFMT) == S_IFREG
+    }
+
+    /// Fails when `output` lies inside the store directory `store`: writing there could overwrite the store's own
+    /// files (`-o DIR/data.mdb` replaced the log with its export).
+    static func refuseInsideStore(_ output: String, store: String) throws {
+        func resolved(_ path: String) -> String {
+            URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath().path
+        }
+        let storeDirectory = resolved(store)
+        let directory = resolved((output as NSString).deletingLastPathComponent.isEmpty ? "." : (output as NSString).deletingLastPathComponent)
+        if directory == storeDirectory || directory.hasPrefix(storeDirectory + "/") {
+            throw CLIError("\(output) is inside the store directory \(store): an export there could overwrite the store's "
+                + "own files. Write it elsewhere.")
+        }
     }
 }

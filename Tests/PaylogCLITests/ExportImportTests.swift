@@ -43,4 +43,48 @@ struct ExportImportTests {
         #expect(result.stderr.contains("position 4") && result.stderr.contains("altered"))
         #expect(try PaylogProcess.run(["log", "--store", dir.path + "/target"]).stdout.isEmpty)
     }
+
+    @Test("an export altered after its first import batch leaves the store empty, and one from standard input imports whole")
+    func tamperedAfterFirstBatch() throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        #expect(try PaylogProcess.run(["demo", "--payments", "600", "--store", dir.path + "/source"]).status == 0)
+        let exported = try PaylogProcess.run(["export", "--store", dir.path + "/source"]).stdout
+        var lines = exported.split(separator: "\n").map(String.init)
+        #expect(lines.count > 2_100, "the alteration must lie beyond the first batch of 2,000 events")
+        lines[2_099] = lines[2_099].replacingOccurrences(of: "\"actor\":\"demo\"", with: "\"actor\":\"dem0\"")
+        try lines.joined(separator: "\n").write(toFile: dir.path + "/bad.jsonl", atomically: true, encoding: .utf8)
+        let target = ["--store", dir.path + "/target"]
+        let result = try PaylogProcess.run(["import-log", dir.path + "/bad.jsonl"] + target)
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("position 2100") && result.stderr.contains("Nothing was imported"))
+        #expect(try PaylogProcess.run(["log"] + target).stdout.isEmpty, "no event of the first batches was kept")
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: dir.path + "/target")
+        #expect(!leftovers.contains { $0.hasPrefix("import-check-") }, "the scratch store is removed")
+
+        let piped = try PaylogProcess.run(["import-log", "-", "--json"] + target, stdin: exported)
+        #expect(piped.status == 0, "\(piped.stderr)")
+        #expect(try PaylogProcess.jsonObject(piped.stdout)["imported"] as? Int == lines.count)
+        #expect(try PaylogProcess.run(["export"] + target).stdout == exported)
+    }
+
+    @Test("export -o refuses a path inside the store, and a full disk fails it naming the cause")
+    func exportOutputs() throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        let store = ["--store", dir.path + "/store"]
+        #expect(try PaylogProcess.run(["demo", "--payments", "5"] + store).status == 0)
+        for inside in [dir.path + "/store/data.mdb", dir.path + "/store/../store/log.jsonl"] {
+            let refused = try PaylogProcess.run(["export", "-o", inside] + store)
+            #expect(refused.status == 1)
+            #expect(refused.stderr.contains("is inside the store directory"))
+        }
+        #expect(try PaylogProcess.run(["verify"] + store).status == 0, "the store's files are untouched")
+
+        let full = try PaylogProcess.run(["export", "-o", "/dev/full"] + store)
+        #expect(full.status == 1)
+        #expect(full.stderr.contains("No space left on device"), "\(full.stderr)")
+        var status = stat()
+        #expect(stat("/dev/full", &status) == 0 && (status.st_mode & S_IFMT) == S_IFCHR, "the device is written to, not replaced")
+    }
 }
