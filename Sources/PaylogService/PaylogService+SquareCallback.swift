@@ -10,9 +10,16 @@ extension PaylogService {
     /// An unknown state, or one whose payment already has a callback (a replay), is answered 404 and nothing
     /// is appended. The callback is recorded as observed: `<public_base_url><path>?<query>` byte for byte.
     func squareWebCallback(_ request: Request, _ context: PaylogRequestContext) async throws -> Response {
-        guard let data = request.uri.queryParameters["data"].map(String.init) else {
+        let values = request.uri.queryParameters.getAll("data")
+        guard let first = values.first else {
             throw ServiceError.invalidParameter("data", "is required: Square sends the transaction result as ?data={…}")
         }
+        // The state is checked in the first; the recorded URL holds them all, and the provider's reading of a
+        // repeated parameter need not take the same one.
+        guard values.count == 1 else {
+            throw ServiceError.invalidParameter("data", "is given \(values.count) times: Square sends one result")
+        }
+        let data = String(first)
         guard let object = try? JSONSerialization.jsonObject(with: Data(data.utf8)) as? [String: Any] else {
             throw ServiceError.invalidParameter("data", "must be the JSON object Square sends")
         }
@@ -28,8 +35,19 @@ extension PaylogService {
         // the system.
         let base = configuration.publicBaseURL ?? "http://\(configuration.host):\(listening.value ?? configuration.port)"
         let observedURL = base + request.uri.description
-        let outcome = try await recordObservation(
-            .callback(payment: paymentID, at: .now(), url: observedURL, provider: .square), endpoint: "square-callback")
+        // The "no callback yet" check again, inside the write: two callbacks for one state arriving together both
+        // pass the read above, and only the first may be recorded.
+        let start = DispatchTime.now().uptimeNanoseconds
+        let observation = Observation.callback(payment: paymentID, at: .now(), url: observedURL, provider: .square)
+        let recorded: RecordOutcome?
+        do throws(WorkflowError) {
+            recorded = try await workflow.record(observation, ifPayment: paymentID) { $0.callbackFingerprints.isEmpty }
+        } catch {
+            throw failure(error)
+        }
+        guard let outcome = recorded else { throw unknown }
+        metrics.append(endpoint: "square-callback", nanoseconds: DispatchTime.now().uptimeNanoseconds - start, events: outcome.eventsAppended)
+        countFindings(outcome)
         return try Answer(.ok, ["payment": paymentID, "status": outcome.payment.status.rawValue]).response()
     }
 }

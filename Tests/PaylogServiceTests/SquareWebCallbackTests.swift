@@ -65,4 +65,43 @@ struct SquareWebCallbackTests {
             #expect(payment.json["transaction_id"] as? String == "tx-1")
         }
     }
+
+    /// The test client may carry these one after another, so this holds the answers, not the race: the race (the
+    /// check and the record in one write) is held by `GuardedRecordTests`.
+    @Test("twenty callbacks for one state sent at once: one is recorded and answered 200, the others 404")
+    func concurrentCallbacks() async throws {
+        let harness = try ServiceHarness()
+        try await harness.run { client in
+            let created = try await client.send(.post, "/v1/payments", key: "ingest", body: Samples.squareBuild("p1"))
+            let state = try #require(created.json["reference"] as? String)
+            let before = try harness.eventCount()
+            let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
+                for index in 1...20 {
+                    group.addTask { try await client.send(.get, Self.callbackURI(state: state, transaction: "tx-\(index)")).status }
+                }
+                return try await group.reduce(into: [Int]()) { $0.append($1) }
+            }
+            #expect(statuses.filter { $0 == 200 }.count == 1, "\(statuses)")
+            #expect(statuses.filter { $0 == 404 }.count == 19, "\(statuses)")
+            #expect(try harness.eventCount() == before + 1)
+            let payment = try await client.send(.get, "/v1/payments/p1", key: "read")
+            #expect(payment.json["callbacks"] as? Int == 1)
+        }
+    }
+
+    @Test("a query with data given twice is 400 and appends nothing: the state checked must be the one recorded")
+    func repeatedData() async throws {
+        let harness = try ServiceHarness()
+        try await harness.run { client in
+            let created = try await client.send(.post, "/v1/payments", key: "ingest", body: Samples.squareBuild("p1"))
+            let state = try #require(created.json["reference"] as? String)
+            let before = try harness.eventCount()
+            let other = #"{"status":"error","error_code":"payment_canceled","state":"other"}"#
+                .addingPercentEncoding(withAllowedCharacters: .alphanumerics)!
+            let reply = try await client.send(.get, Self.callbackURI(state: state) + "&data=" + other)
+            #expect(reply.status == 400)
+            #expect(reply.errorMessage.contains("2 times"))
+            #expect(try harness.eventCount() == before)
+        }
+    }
 }

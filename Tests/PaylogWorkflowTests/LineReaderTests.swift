@@ -57,4 +57,22 @@ struct LineReaderTests {
         #expect(reader.next() == nil)
         #expect(reader.next() == nil)
     }
+
+    @Test("a line that is not UTF-8 says where, and the next good line clears it; a directory is refused")
+    func notUTF8() throws {
+        let directory = TemporaryDirectory("paylog-lines")
+        defer { directory.remove() }
+        let path = directory.path + "/input.jsonl"
+        try Data(Array("ok\n".utf8) + [0x61, 0x62, 0xC3, 0x28] + Array("\nfine\n".utf8)).write(to: URL(fileURLWithPath: path))
+        var reader = try LineReader(path: path)
+        #expect(reader.next() == "ok")
+        #expect(reader.problemWithLastLine == nil)
+        #expect(reader.next() != nil)
+        #expect(reader.problemWithLastLine?.hasPrefix("not valid UTF-8 (byte 0xC3 at column 3)") == true)
+        #expect(reader.next() == "fine")
+        #expect(reader.problemWithLastLine == nil)
+        #expect(reader.next() == nil)
+        #expect(reader.readError == nil)
+        #expect(throws: WorkflowError.self) { try LineReader(path: directory.path) }
+    }
 }
