@@ -6,8 +6,10 @@ import PaylogDomain
 public struct AnalyticsCell: Sendable {
     /// The cell's grouping.
     public var key: AnalyticsCellKey
-    /// Payments requested (funnel step 1) and their amounts in minor units.
-    public var requested = 0, requestedMinor: Int64 = 0
+    /// Payments requested (funnel step 1) and their amounts in minor units. The sums are 128-bit: one payment's
+    /// amount may be up to `Int64.max` minor units, and two such overflowed an `Int64` sum (a trap, every time the
+    /// analytics ran thereafter).
+    public var requested = 0, requestedMinor: Int128 = 0
     /// Payments whose app switch was reported (funnel step 2).
     public var switched = 0
     /// Payments that got any callback (funnel step 3).
@@ -15,13 +17,13 @@ public struct AnalyticsCell: Sendable {
     /// Payments that got a successful callback (funnel step 4).
     public var succeeded = 0
     /// Payments now completed (successful, not yet reconciled) and their amounts.
-    public var completed = 0, completedMinor: Int64 = 0
+    public var completed = 0, completedMinor: Int128 = 0
     /// Payments that were offline at some point and their amounts.
-    public var offline = 0, offlineMinor: Int64 = 0
+    public var offline = 0, offlineMinor: Int128 = 0
     /// Payments now reconciled and their amounts.
-    public var reconciled = 0, reconciledMinor: Int64 = 0
+    public var reconciled = 0, reconciledMinor: Int128 = 0
     /// Payments now failed and their amounts.
-    public var failed = 0, failedMinor: Int64 = 0
+    public var failed = 0, failedMinor: Int128 = 0
     /// Failed payments by raw error code (`none` when the failure had no provider code, e.g. our timeout).
     public var failureCodes: [String: Int] = [:]
     /// Milliseconds from the first request to the first callback.
@@ -38,7 +40,7 @@ public struct AnalyticsCell: Sendable {
 
     /// Adds one payment.
     public mutating func add(_ p: Payment) {
-        let minor = p.amount?.minorUnits ?? 0
+        let minor = Int128(p.amount?.minorUnits ?? 0)
         requested += 1
         requestedMinor += minor
         if p.sawAppSwitch { switched += 1 }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import PaylogPresentation
+import PaylogStore
 import PaylogWorkflow
 
 /// `paylog analytics`: counts, amounts, funnel and latency percentiles per day × provider × currency.
@@ -16,6 +17,16 @@ struct AnalyticsCommand: ParsableCommand {
     @Option(help: "table, csv or jsonl.") var format: Format = .table
     @Option(help: "First day (YYYY-MM-DD, UTC).") var from: String?
     @Option(help: "Last day (YYYY-MM-DD, UTC).") var to: String?
+
+    func validate() throws {
+        for (name, day) in [("--from", from), ("--to", to)] {
+            // Days are compared as text, so anything but a real YYYY-MM-DD day would filter silently and wrongly.
+            guard let day else { continue }
+            guard day.utf8.count == 10, Timestamp(rfc3339: day + "T00:00:00Z") != nil else {
+                throw ValidationError("\(name) \(day.debugDescription) is not a day: give YYYY-MM-DD (UTC), e.g. 2026-11-21.")
+            }
+        }
+    }
 
     func run() throws {
         let store = try storeOptions.openExisting()

@@ -42,8 +42,15 @@ struct StoreOptions: ParsableArguments {
                 "No store at \(path): \(exists ? "it is a file, not a directory" : "the directory does not exist"). "
                     + storeHint)
         }
-        guard FileManager.default.fileExists(atPath: (path as NSString).appendingPathComponent("data.mdb")) else {
+        let data = (path as NSString).appendingPathComponent("data.mdb")
+        guard FileManager.default.fileExists(atPath: data) else {
             throw CLIError("No store at \(path): the directory holds no data.mdb. " + storeHint)
+        }
+        // LMDB would make an empty file (a failed copy, say) a new, empty store.
+        let size = (try? FileManager.default.attributesOfItem(atPath: data)[.size] as? NSNumber)?.intValue ?? 0
+        guard size > 0 else {
+            throw CLIError("No store at \(path): its data.mdb is empty (0 bytes), not a store; a copy of a store that "
+                + "failed leaves one. Restore the store from a backup or an export (paylog import-log).")
         }
     }
 

@@ -16,7 +16,7 @@ struct StreamCommand: ParsableCommand {
         let store = try storeOptions.openExisting()
         defer { store.close() }
         let events = try store.readStream(id, direction: backward ? .backward : .forward)
-        guard !events.isEmpty else { throw ValidationError("No stream \(id) in the log at \(store.path).") }
+        guard !events.isEmpty else { throw CLIError("No stream \(id) in the log at \(store.path); check the payment id (`paylog status` lists them).") }
         for event in events {
             if json { print(try JSONText.encode(try EventFormatting.json(event))) } else { print(EventFormatting.line(event)) }
         }

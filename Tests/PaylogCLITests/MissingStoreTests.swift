@@ -48,4 +48,16 @@ struct MissingStoreTests {
         #expect(status.status == 0, "\(status.stderr)")
         #expect(status.stdout.contains("pay-1"))
     }
+
+    @Test("an empty data.mdb (a failed copy) is not a store: refused, and left empty", arguments: readingCommands)
+    func emptyDataFile(_ command: [String]) throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        let data = dir.path + "/data.mdb"
+        #expect(FileManager.default.createFile(atPath: data, contents: Data()))
+        let result = try PaylogProcess.run(command + ["--store", dir.path])
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("its data.mdb is empty (0 bytes)"))
+        #expect((try FileManager.default.attributesOfItem(atPath: data)[.size] as? NSNumber)?.intValue == 0)
+    }
 }

@@ -82,4 +82,21 @@ struct AnalyticsTests {
         #expect(cells.map(\.failed).reduce(0, +) == statuses.filter { $0.status == .failed }.count)
         #expect(cells.map(\.reconciled).reduce(0, +) == statuses.filter { $0.status == .reconciled }.count)
     }
+
+    @Test("amounts up to Int64.max minor units each are summed without overflow")
+    func hugeAmounts() async throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        let workflow = PaymentWorkflow(store: try PaymentWorkflow.openStore(at: dir.path), actor: "t")
+        defer { workflow.store.close() }
+        let huge = Int64.max / 2 + 1
+        let lines = (1...3).map { index in
+            #"{"kind":"request","payment":"big-\#(index)","at":"2026-11-21T09:00:00Z","url":"\#(Self.square("big-\(index)", cents: Int(huge)))"}"#
+        }
+        let report = await workflow.ingest(lines: lines)
+        #expect(report.accepted == 3, "\(report.errors)")
+        let cell = try #require(try Analytics.cells(in: workflow.store).first)
+        #expect(cell.requestedMinor == 3 * Int128(huge))
+        #expect(cell.fields.first { $0.0 == "requested_minor" }?.1 == String(3 * Int128(huge)))
+    }
 }

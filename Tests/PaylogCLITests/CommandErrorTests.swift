@@ -1,0 +1,30 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// Exit statuses as Docs/cli.md gives them: 1 for what went wrong at run time (an unknown payment), 64 for a malformed
+/// option value; and the analytics' day filters, which compare days as text, refuse anything but a day.
+@Suite("command errors, end to end")
+struct CommandErrorTests {
+    @Test("an unknown stream is exit 1 with no usage text; malformed days and times are 64 naming the option")
+    func exitStatuses() throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        let store = ["--store", dir.path]
+        #expect(try PaylogProcess.run(["demo", "--payments", "3"] + store).status == 0)
+        let unknown = try PaylogProcess.run(["stream", "nobody"] + store)
+        #expect(unknown.status == 1)
+        #expect(unknown.stderr.contains("No stream nobody") && !unknown.stderr.contains("Usage:"))
+        for (arguments, mentions) in [
+            (["analytics", "--from", "2026-99-99"], "--from \"2026-99-99\" is not a day"),
+            (["analytics", "--to", "2026-11-21T00:00:00Z"], "--to \"2026-11-21T00:00:00Z\" is not a day"),
+            (["switch", "pay-0001", "--at", "yesterday"], "--at yesterday is not an RFC 3339 time"),
+        ] {
+            let result = try PaylogProcess.run(arguments + store)
+            #expect(result.status == 64, "\(arguments)")
+            #expect(result.stderr.contains(mentions), "\(result.stderr)")
+        }
+        let day = try PaylogProcess.run(["analytics", "--from", "2000-01-01", "--to", "2999-12-31", "--format", "csv"] + store)
+        #expect(day.status == 0 && day.stdout.hasPrefix("day,provider,currency"))
+    }
+}
