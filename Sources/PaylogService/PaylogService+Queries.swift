@@ -152,8 +152,22 @@ extension PaylogService {
     static func paymentParameter(_ context: PaylogRequestContext) throws -> String {
         let raw = try context.parameters.require("id")
         let id = raw.removingPercentEncoding ?? raw
-        guard (try? PaymentID(id)) != nil else { throw ServiceError.notFound("No payment \(id) has been recorded.") }
+        guard (try? PaymentID(id)) != nil else {
+            // Not echoed whole: an id that is no payment id may be any size the body limit allows.
+            let shown = id.count > 64 ? String(id.prefix(64)).debugDescription + "… (\(id.utf8.count) bytes)" : id.debugDescription
+            throw ServiceError.notFound("No payment \(shown) has been recorded.")
+        }
         return id
+    }
+
+    /// The path of payment `id`'s resource, the inverse of ``paymentParameter(_:)``: every byte but RFC 3986's
+    /// unreserved characters percent-encoded, so that `order/7` is `/v1/payments/order%2F7` and `p%41` stays `p%41`.
+    static func paymentPath(_ id: String) -> String {
+        var unreserved = CharacterSet(charactersIn: "-._~")
+        unreserved.formUnion(CharacterSet(charactersIn: "a"..."z"))
+        unreserved.formUnion(CharacterSet(charactersIn: "A"..."Z"))
+        unreserved.formUnion(CharacterSet(charactersIn: "0"..."9"))
+        return "/v1/payments/" + (id.addingPercentEncoding(withAllowedCharacters: unreserved) ?? id)
     }
 
     /// The `cursor` parameter: the last payment id of the previous page.

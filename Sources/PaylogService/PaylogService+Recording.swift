@@ -37,7 +37,7 @@ extension PaylogService {
             object["launch_url"] = launch.launchURL
             object["reference"] = launch.reference
             return try Answer(
-                launch.outcome.eventsAppended > 0 ? .created : .ok, object, headers: ["Location": "/v1/payments/\(paymentID)"])
+                launch.outcome.eventsAppended > 0 ? .created : .ok, object, headers: ["Location": Self.paymentPath(paymentID)])
         }
     }
 
@@ -142,7 +142,7 @@ extension PaylogService {
     /// 201 (`created`) when this request appended an event, else 200.
     func outcomeAnswer(_ outcome: RecordOutcome, created: Bool = false) throws -> Answer {
         let status: HTTPResponse.Status = created && outcome.eventsAppended > 0 ? .created : .ok
-        return try Answer(status, outcomeObject(outcome), headers: ["Location": "/v1/payments/\(outcome.paymentID)"])
+        return try Answer(status, outcomeObject(outcome), headers: ["Location": Self.paymentPath(outcome.paymentID)])
     }
 
     /// The launch spec a build-mode `POST /v1/payments` describes.

@@ -104,4 +104,22 @@ struct PaymentEndpointTests {
             #expect(try harness.eventCount() == 3)
         }
     }
+
+    @Test("Location percent-encodes the payment id, so following it reads that payment; a huge bad id is not echoed whole")
+    func locationEncoded() async throws {
+        let harness = try ServiceHarness()
+        try await harness.run { client in
+            for (id, path) in [("order/7", "/v1/payments/order%2F7"), ("p%41", "/v1/payments/p%2541"), ("a?b#c", "/v1/payments/a%3Fb%23c")] {
+                let created = try await client.send(
+                    .post, "/v1/payments", key: "ingest", body: #"{"payment":"\#(id)","url":"\#(Samples.sumupLaunch("ref-\(id.count)"))"}"#)
+                #expect(created.status == 201, "\(created.body)")
+                #expect(created.headers[.location] == path)
+                let read = try await client.send(.get, path, key: "read")
+                #expect(read.status == 200 && read.json["payment"] as? String == id, "\(read.body)")
+            }
+            let huge = try await client.send(.get, "/v1/payments/" + String(repeating: "x", count: 5_000), key: "read")
+            #expect(huge.status == 404)
+            #expect(huge.errorMessage.count < 200 && huge.errorMessage.contains("(5000 bytes)"), "\(huge.errorMessage)")
+        }
+    }
 }
