@@ -18,9 +18,13 @@ extension PaymentWorkflow {
     /// Builds the launch URL for `spec` (minting a reference when it has none), records `Requested` as built by
     /// paylog, and returns the URL. Refuses (``WorkflowError/refusedLaunch(_:)``) a URL that would break the
     /// provider's contract, before anything is recorded.
+    ///
+    /// A retry is recognised: without a given reference, the payment's earlier references are tried first, and one
+    /// whose launch URL, built from this spec at this time, was already recorded is used again, so the retry records
+    /// nothing and answers the same URL. (Minting a new one each time made every retry a new `Requested`.)
     public func requestLaunch(_ spec: LaunchSpec, observedAt: Timestamp) async throws(WorkflowError) -> LaunchOutcome {
         var spec = spec
-        let reference = spec.reference ?? PaymentWorkflow.mintReference()
+        let reference = spec.reference ?? recordedReference(for: spec, observedAt: observedAt) ?? PaymentWorkflow.mintReference()
         spec.reference = reference
         if spec.provider == .izettle && spec.title == nil { spec.title = "Payment \(spec.paymentID.rawValue)" }
         let url: String
@@ -34,5 +38,20 @@ extension PaymentWorkflow {
         let outcome = try await record(
             .request(request, builtByPaylog: true), payment: spec.paymentID.rawValue, observedAt: observedAt, evidence: url)
         return LaunchOutcome(outcome: outcome, launchURL: url, reference: reference)
+    }
+
+    /// The reference of payment `spec.paymentID` whose launch URL, built from `spec` and recorded at `observedAt`,
+    /// the log already holds (the same request, sent again); nil when there is none, or it cannot be told.
+    func recordedReference(for spec: LaunchSpec, observedAt: Timestamp) -> String? {
+        guard let payment = try? PaymentsProjection.payment(spec.paymentID.rawValue, in: store) else { return nil }
+        for reference in payment.references.reversed() {
+            var candidate = spec
+            candidate.reference = reference
+            if candidate.provider == .izettle && candidate.title == nil { candidate.title = "Payment \(candidate.paymentID.rawValue)" }
+            guard let url = try? Providers.buildLaunchURL(for: candidate) else { continue }
+            let digest = PaymentWorkflow.identity(spec.paymentID.rawValue, kind: "request", observedAt: observedAt, evidence: url)
+            if (try? store.event(id: PaymentWorkflow.eventID(digest, index: 0))) != nil { return reference }
+        }
+        return nil
     }
 }

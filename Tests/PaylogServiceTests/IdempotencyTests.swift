@@ -27,6 +27,30 @@ struct IdempotencyTests {
         }
     }
 
+    @Test("a build-mode request sent again with the same at is recognised: same reference and URL, nothing appended")
+    func buildRetryWithTime() async throws {
+        let harness = try ServiceHarness()
+        try await harness.run { client in
+            func body(_ amount: String) -> String {
+                Samples.squareBuild("p1", amount: amount).replacingOccurrences(of: "}", with: #","at":"2026-11-22T10:00:00Z"}"#)
+            }
+            let first = try await client.send(.post, "/v1/payments", key: "ingest", body: body("12.50"))
+            #expect(first.status == 201)
+            let events = try harness.eventCount()
+            let retry = try await client.send(.post, "/v1/payments", key: "ingest", body: body("12.50"))
+            #expect(retry.status == 200, "\(retry.body)")
+            #expect(retry.json["events_appended"] as? Int == 0)
+            #expect(retry.json["reference"] as? String == first.json["reference"] as? String)
+            #expect(retry.json["launch_url"] as? String == first.json["launch_url"] as? String)
+            #expect(try harness.eventCount() == events)
+            // Another amount is another request: a new reference.
+            let other = try await client.send(.post, "/v1/payments", key: "ingest", body: body("13.00"))
+            #expect(other.status == 201)
+            #expect(other.json["reference"] as? String != first.json["reference"] as? String)
+            #expect(try harness.eventCount() == events + 1)
+        }
+    }
+
     @Test("the same key with another body is 422 and appends nothing; keys are per API key; a 4xx answer is replayed too")
     func misuse() async throws {
         let harness = try ServiceHarness()
