@@ -13,6 +13,8 @@ public enum PaymentAudit {
     /// The timeline of `paymentID`.
     public static func entries(of paymentID: String, in store: EventStore, includePersonalData: Bool = true) throws -> [AuditEntry] {
         var judge = EvidenceJudge()
+        // When the latest failure was observed: a callback recorded after it may have been observed before it.
+        var failureObservedAt: Timestamp?
         return try PaymentHistory.steps(of: paymentID, in: store).map { step in
             let (reading, findings) = judge.judge(step.event, decoded: step.decoded)
             var notes: [String] = []
@@ -23,7 +25,7 @@ public enum PaymentAudit {
                 if e.builtByPaylog { notes.append("built by paylog") }
             case .callbackReceived(let e):
                 evidence = e.callbackURL
-                if e.isLate { notes.append("LATE: arrived after the payment had failed") }
+                if e.isLate { notes.append(PaymentAudit.lateNote(observedAt: step.event.observedAt, failureObservedAt: failureObservedAt)) }
                 if e.contradictsEarlier { notes.append("CONTRADICTS an earlier callback") }
                 else if e.isRepeat { notes.append("a further, different callback") }
                 if e.outcome.isOffline { notes.append("offline payment") }
@@ -33,6 +35,7 @@ public enum PaymentAudit {
                 if e.amountMismatch { notes.append("AMOUNT MISMATCH with the request") }
             case .failed(let e):
                 notes.append("failed by \(e.source.rawValue): \(e.reason)")
+                failureObservedAt = step.event.observedAt
             case .offline(let e):
                 if let expiry = e.expiresAtMicroseconds { notes.append("expires \(Timestamp(microseconds: expiry).rfc3339) unless reconciled") }
             case .appSwitched:
@@ -50,6 +53,18 @@ public enum PaymentAudit {
                 event: step.event, decoded: step.decoded, evidence: evidence, reading: shownReading, notes: notes,
                 findings: findings, state: step.state)
         }
+    }
+
+    /// The note on a callback recorded after its payment had failed. "Late" is in the order of recording; when the
+    /// callback's own observed time is earlier than the failure's (a device's callbacks delivered after an
+    /// operator's or a timeout's failure), the note says so: the failure may have been premature, which is what a
+    /// dispute turns on.
+    static func lateNote(observedAt: Timestamp?, failureObservedAt: Timestamp?) -> String {
+        guard let observedAt, let failureObservedAt, observedAt < failureObservedAt else {
+            return "LATE: arrived after the payment had failed"
+        }
+        return "LATE: recorded after the payment had failed, but observed at \(observedAt.rfc3339), before the failure "
+            + "(observed \(failureObservedAt.rfc3339)): the failure was recorded first and may have been premature"
     }
 
     /// The URL with the values of personal-data query items replaced by `REDACTED` (other bytes untouched).

@@ -1,0 +1,37 @@
+import Foundation
+import PaylogStore
+import PaylogWorkflow
+import Testing
+import TestSupport
+
+/// The audit's notes on callbacks recorded after their payment had failed: "late" is recording order, and when the
+/// callback was observed before the failure the note must say so — the failure may have been premature.
+@Suite("Payment audit")
+struct PaymentAuditTests {
+    static let request = #"{"kind":"request","payment":"p1","at":"2026-11-21T09:00:00Z","app_version":"1.88.0","url":"sumupmerchant://pay/1.0?amount=10.00&currency=EUR&affiliate-key=k&foreign-tx-id=ref-p1&callbacksuccess=myshop%3A%2F%2Fok&callbackfail=myshop%3A%2F%2Ffail"}"#
+    static let fail = #"{"kind":"fail","payment":"p1","at":"2026-11-21T09:05:00Z","reason":"no callback in 5 min"}"#
+
+    static func callback(at time: String) -> String {
+        #"{"kind":"callback","at":"\#(time)","url":"myshop://ok?smp-status=success&smp-tx-code=TX1&foreign-tx-id=ref-p1"}"#
+    }
+
+    static func lateNotes(_ lines: [String]) async throws -> [String] {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        let workflow = PaymentWorkflow(store: try PaymentWorkflow.openStore(at: dir.path), actor: "t")
+        defer { workflow.store.close() }
+        let report = await workflow.ingest(lines: lines)
+        #expect(report.rejected == 0, "\(report.errors)")
+        return try PaymentAudit.entries(of: "p1", in: workflow.store).flatMap(\.notes).filter { $0.hasPrefix("LATE") }
+    }
+
+    @Test("a callback observed after the failure is late; one observed before it, but recorded after, says so")
+    func lateNotes() async throws {
+        let after = try await Self.lateNotes([Self.request, Self.fail, Self.callback(at: "2026-11-21T09:06:00Z")])
+        #expect(after == ["LATE: arrived after the payment had failed"])
+        let before = try await Self.lateNotes([Self.request, Self.fail, Self.callback(at: "2026-11-21T09:00:31Z")])
+        #expect(before.count == 1)
+        #expect(before.first?.contains("observed at 2026-11-21T09:00:31.000000Z, before the failure") == true)
+        #expect(before.first?.contains("may have been premature") == true)
+    }
+}
