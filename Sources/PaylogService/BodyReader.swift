@@ -9,12 +9,30 @@ struct BodyReader: Sendable {
     /// How long reading may take.
     let timeout: Double
 
-    /// The whole body.
+    /// The whole body. The deadline is kept by a timer racing the read, not only checked as parts arrive: a client
+    /// that declares a length and then sends nothing more got no answer at all until the idle timeout closed the
+    /// connection.
     func collect(_ request: Request) async throws -> [UInt8] {
         try checkDeclaredLength(request)
-        var bytes: [UInt8] = []
         let deadline = DispatchTime.now().uptimeNanoseconds + UInt64(timeout * 1e9)
-        for try await buffer in request.body {
+        let body = request.body
+        let reader = self
+        return try await withThrowingTaskGroup(of: [UInt8]?.self) { group in
+            group.addTask { try await reader.read(body, deadline: deadline) }
+            group.addTask {
+                try await Task.sleep(nanoseconds: UInt64(reader.timeout * 1e9))
+                return nil
+            }
+            defer { group.cancelAll() }
+            guard let bytes = try await group.next() ?? nil else { throw reader.timedOut }
+            return bytes
+        }
+    }
+
+    /// Reads `body` up to the limit, checking the deadline as parts arrive.
+    private func read(_ body: RequestBody, deadline: UInt64) async throws -> [UInt8] {
+        var bytes: [UInt8] = []
+        for try await buffer in body {
             guard bytes.count + buffer.readableBytes <= limit else { throw ServiceError.tooLarge(limit: limit) }
             bytes.append(contentsOf: buffer.readableBytesView)
             try check(deadline)
@@ -29,10 +47,13 @@ struct BodyReader: Sendable {
     }
 
     private func check(_ deadline: UInt64) throws {
-        if DispatchTime.now().uptimeNanoseconds > deadline {
-            throw ServiceError(
-                .requestTimeout, code: "request_timeout",
-                "The request body took longer than \(Int(timeout)) s to arrive; nothing was recorded from it. Send it again, faster or in smaller parts.")
-        }
+        if DispatchTime.now().uptimeNanoseconds > deadline { throw timedOut }
+    }
+
+    /// The 408 answered when the body did not arrive in time.
+    private var timedOut: ServiceError {
+        ServiceError(
+            .requestTimeout, code: "request_timeout",
+            "The request body took longer than \(Int(timeout)) s to arrive; nothing was recorded from it. Send it again, faster or in smaller parts.")
     }
 }

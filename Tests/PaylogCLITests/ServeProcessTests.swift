@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 import Testing
 import TestSupport
 
@@ -18,21 +19,8 @@ struct ServeProcessTests {
         let key = try #require(try PaylogProcess.jsonObject(added.stdout)["key"] as? String)
         #expect(try PaylogProcess.jsonObject(added.stdout)["scopes"] as? [String] == ["ingest", "read"])
 
-        let server = Process()
-        server.executableURL = URL(fileURLWithPath: try PaylogProcess.binary())
-        server.arguments = ["serve", "--store", store, "--port", "0"]
-        let out = Pipe()
-        server.standardOutput = out
-        server.standardError = FileHandle.nullDevice
-        try server.run()
+        let (server, port) = try Self.start(["serve", "--store", store, "--port", "0"])
         defer { if server.isRunning { server.terminate() } }
-        var announced = ""
-        while !announced.contains("\n") {
-            let chunk = out.fileHandleForReading.availableData
-            if chunk.isEmpty { break }
-            announced += String(decoding: chunk, as: UTF8.self)
-        }
-        let port = try #require(announced.split(separator: ":").last.flatMap { Int($0.prefix { $0.isNumber }) })
         let base = "http://127.0.0.1:\(port)"
 
         let health = try await Self.request(base + "/health")
@@ -60,6 +48,69 @@ struct ServeProcessTests {
         #expect(verify.status == 0, "\(verify.stdout)\(verify.stderr)")
         let status = try PaylogProcess.run(["status", "live-1", "--store", store, "--json"])
         #expect(try PaylogProcess.jsonObject(status.stdout)["status"] as? String == "requested")
+    }
+
+    @Test("a body that stops arriving is answered 408 at the request timeout, not left hanging; the server goes on")
+    func stalledBody() async throws {
+        let directory = TemporaryDirectory("paylog-serve")
+        defer { directory.remove() }
+        let store = directory.path + "/store"
+        let added = try PaylogProcess.run(["keys", "add", "--store", store, "--name", "pos", "--scopes", "ingest", "--json"])
+        let key = try #require(try PaylogProcess.jsonObject(added.stdout)["key"] as? String)
+        let config = directory.path + "/serve.json"
+        try #"{"port":0,"store":"\#(store)","request_timeout_seconds":1,"idle_timeout_seconds":60}"#
+            .write(toFile: config, atomically: true, encoding: .utf8)
+        let (server, port) = try Self.start(["serve", "--config", config])
+        defer { if server.isRunning { server.terminate() } }
+
+        // 100 bytes declared, one sent, then nothing.
+        let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        #expect(socket >= 0)
+        defer { close(socket) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        #expect(connected == 0)
+        var wait = timeval(tv_sec: 20, tv_usec: 0)
+        setsockopt(socket, SOL_SOCKET, SO_RCVTIMEO, &wait, socklen_t(MemoryLayout<timeval>.size))
+        let head = "POST /v1/payments HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer \(key)\r\nContent-Length: 100\r\n\r\n{"
+        #expect(send(socket, head, head.utf8.count, 0) == head.utf8.count)
+        let started = Date()
+        var answer = [UInt8](repeating: 0, count: 4096)
+        let received = recv(socket, &answer, answer.count, 0)
+        let waited = Date().timeIntervalSince(started)
+        #expect(received > 0, "no answer within 20 s")
+        let text = String(decoding: answer.prefix(max(received, 0)), as: UTF8.self)
+        #expect(text.hasPrefix("HTTP/1.1 408"), "\(text)")
+        #expect(text.contains("request_timeout"))
+        #expect(waited >= 0.9 && waited < 10, "answered after \(waited) s")
+        #expect(try await Self.request("http://127.0.0.1:\(port)/health").status == 200)
+    }
+
+    /// Starts `paylog` with `arguments` (a `serve`), and returns it with the port it announced.
+    static func start(_ arguments: [String]) throws -> (Process, Int) {
+        let server = Process()
+        server.executableURL = URL(fileURLWithPath: try PaylogProcess.binary())
+        server.arguments = arguments
+        let out = Pipe()
+        server.standardOutput = out
+        server.standardError = FileHandle.nullDevice
+        try server.run()
+        var announced = ""
+        while !announced.contains("\n") {
+            let chunk = out.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            announced += String(decoding: chunk, as: UTF8.self)
+        }
+        guard let port = announced.split(separator: ":").last.flatMap({ Int($0.prefix { $0.isNumber }) }) else {
+            server.terminate()
+            throw CocoaError(.fileReadCorruptFile, userInfo: [NSLocalizedDescriptionKey: "paylog serve announced no port: \(announced)"])
+        }
+        return (server, port)
     }
 
     static func request(_ url: String, method: String = "GET", key: String? = nil, body: String? = nil) async throws -> (status: Int, body: String) {
