@@ -4,7 +4,8 @@ import Logging
 /// Turns every error into paylog's JSON error shape. Errors that are not the client's (anything but a
 /// ``ServiceError`` or Hummingbird's own 4xx) are logged in full and answered with a bare 500 that carries a
 /// request id to quote, never a stack trace or an internal path. A path that no route serves is a 404; a path
-/// served only with other methods is a 405 naming them in `Allow` (``RouteTable``).
+/// served only with other methods is a 405 naming them in `Allow` (``RouteTable``); a path with an empty segment
+/// inside it (`//`) is a 404 before any route sees it.
 struct ErrorMiddleware: RouterMiddleware {
     typealias Context = PaylogRequestContext
 
@@ -12,6 +13,16 @@ struct ErrorMiddleware: RouterMiddleware {
     let routes: RouteTable
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        // The router drops empty segments, so `/v1/payments//audit` would be served as payment "audit". An empty
+        // segment names nothing (a payment id is never empty): 404, as for an unknown path. (A trailing slash is
+        // tolerated, as the router does: `/v1/findings/` is `/v1/findings`.)
+        let path = request.uri.path
+        if path.split(separator: "/", omittingEmptySubsequences: false).dropFirst().dropLast().contains(where: \.isEmpty) {
+            return try ServiceError(
+                .notFound, code: "not_found",
+                "No such endpoint: \(request.method) \(path): a path segment is empty (a payment id never is). See Docs/http-api.md."
+            ).response(from: request, context: context)
+        }
         do {
             return try await next(request, context)
         } catch let error as ServiceError {

@@ -82,6 +82,13 @@ struct InputTests {
             #expect(longID.status == 404)
             let longState = #"{"state":"\#(String(repeating: "s", count: 600))"}"#.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!
             #expect(try await client.send(.get, "/v1/callbacks/square?data=\(longState)").status == 404)
+            // An empty segment is not dropped: `//audit` is no route, not payment "audit".
+            _ = try await client.send(.post, "/v1/payments", key: "ingest", body: #"{"payment":"audit","url":"\#(Samples.sumupLaunch("r-audit"))"}"#)
+            for (method, uri) in [(HTTPRequest.Method.get, "/v1/payments//audit"), (.get, "//v1/payments/audit"), (.post, "/v1/payments//callbacks")] {
+                let reply = try await client.send(method, uri, key: "audit", body: method == .post ? #"{"url":"myshop://x"}"# : nil)
+                #expect(reply.status == 404, "\(uri): \(reply.body)")
+                #expect(reply.errorMessage.contains("a path segment is empty"), "\(uri): \(reply.body)")
+            }
             let missing = try await client.send(.get, "/v2/nothing", key: "read")
             #expect(missing.status == 404)
             #expect(missing.errorCode == "not_found")
