@@ -22,6 +22,12 @@ struct JSONBody {
         self.object = object
     }
 
+    /// True when field `name` is present and not null, whatever its type.
+    func has(_ name: String) -> Bool {
+        guard let value = object[name] else { return false }
+        return !(value is NSNull)
+    }
+
     /// A string field, or nil when absent or null.
     func string(_ name: String) throws(ServiceError) -> String? {
         guard let value = object[name], !(value is NSNull) else { return nil }

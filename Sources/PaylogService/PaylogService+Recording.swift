@@ -20,7 +20,8 @@ extension PaylogService {
             do { _ = try PaymentID(paymentID) } catch { throw ServiceError.invalidField("payment", "is not a valid payment id: \(error)") }
             let at = try json.observedAt()
             if let url = try json.string("url") {
-                if let extra = try buildFields.sorted().first(where: { try json.string($0) != nil || json.bool($0) != nil }) {
+                // Any build field present, of whatever type: its type is not the problem, its presence is.
+                if let extra = buildFields.sorted().first(where: { json.has($0) }) {
                     throw ServiceError.invalidField(extra, "cannot be combined with \"url\": send either an observed launch URL or the fields to build one")
                 }
                 let outcome = try await recordObservation(

@@ -33,9 +33,13 @@ extension PaylogService {
         ]
         // The table lets the error middleware answer 405 (with `Allow`) for a known path asked with a method it is
         // not served with, and 404 only for paths no route serves.
+        // Every GET is served for HEAD too (RFC 9110 §9.3.2: health checks and proxies send HEAD), without a body.
         var table = RouteTable()
-        for route in routes { table.add(route.method, route.path) }
-        let router = Router(context: PaylogRequestContext.self)
+        for route in routes {
+            table.add(route.method, route.path)
+            if route.method == .get { table.add(.head, route.path) }
+        }
+        let router = Router(context: PaylogRequestContext.self, options: .autoGenerateHeadEndpoints)
         // Middleware before the routes (a route is built with the middleware added before it).
         router.add(middleware: RequestMetricsMiddleware(metrics: metrics))
         router.add(middleware: ErrorMiddleware(routes: table))

@@ -52,6 +52,7 @@ struct InputTests {
         (#"{"payment":"p1","url":"notaurl at all"}"#, "unreadable_evidence", "not a URL"),
         (#"{"payment":"p1","url":"sumupmerchant://pay/1.0","at":"yesterday"}"#, "invalid_field", "\"at\""),
         (#"{"payment":"p1","provider":"sumup","amount":"1.00","currency":"EUR","callback_url":"x","client_id":"c","skip_screen_success":1}"#, "invalid_field", "\"skip_screen_success\""),
+        (#"{"payment":"p1","url":"sumupmerchant://pay/1.0?amount=1.00&currency=EUR","skip_screen_success":true}"#, "invalid_field", "cannot be combined with \"url\""),
     ])
     func malformed(body: String, code: String, mentions: String) async throws {
         let harness = try ServiceHarness()
@@ -105,9 +106,9 @@ struct InputTests {
         let harness = try ServiceHarness()
         try await harness.run { client in
             for (method, uri, allowed) in [
-                (HTTPRequest.Method.delete, "/v1/payments", "POST, GET"), (.put, "/health", "GET"), (.get, "/v1/observations", "POST"),
-                (.delete, "/v1/payments/pay-1", "GET"), (.get, "/v1/payments/pay-1/callbacks", "POST"),
-                (.post, "/v1/payments/pay-1/audit", "GET"), (.patch, "/v1/findings/", "GET"),
+                (HTTPRequest.Method.delete, "/v1/payments", "POST, GET, HEAD"), (.put, "/health", "GET, HEAD"), (.get, "/v1/observations", "POST"),
+                (.delete, "/v1/payments/pay-1", "GET, HEAD"), (.get, "/v1/payments/pay-1/callbacks", "POST"),
+                (.post, "/v1/payments/pay-1/audit", "GET, HEAD"), (.patch, "/v1/findings/", "GET, HEAD"),
             ] {
                 let reply = try await client.send(method, uri, key: "admin")
                 #expect(reply.status == 405, "\(method) \(uri): \(reply.body)")
@@ -121,6 +122,10 @@ struct InputTests {
                 #expect(reply.errorCode == "not_found")
                 #expect(reply.headers[.allow] == nil)
             }
+            // HEAD is served wherever GET is: the same status and headers, no body.
+            let head = try await client.send(.head, "/health")
+            #expect(head.status == 200 && head.body.isEmpty, "\(head.body)")
+            #expect(try await client.send(.head, "/v1/payments/pay-1", key: "read").status == 404)
             #expect(try harness.eventCount() == 0)
         }
     }
