@@ -1,3 +1,4 @@
+import Foundation
 import PaylogDomain
 import PaylogWorkflow
 
@@ -16,7 +17,7 @@ public enum HistoryJSON {
         }
     }
 
-    /// `{"payment":…, "at":…?, "events":[…], "state":…}`. With `includePersonalData` false, personal query
+    /// `{"payment":…, "at":…?, "events":[…], "state":…}` (`state` null when no event is included). With `includePersonalData` false, personal query
     /// items in the evidence read `REDACTED`.
     public static func object(
         _ steps: [HistoryStep], payment: String, cutoff: String?, includePersonalData: Bool = true
@@ -35,7 +36,8 @@ public enum HistoryJSON {
         }
         var result: [String: Any] = ["payment": payment, "events": objects]
         if let cutoff { result["at"] = cutoff }
-        if let last = steps.last { result["state"] = PaymentJSON.object(last.state) }
+        // Before its first event (`at` 0, or a time before it) a payment has no state: null, so the shape holds.
+        result["state"] = steps.last.map { PaymentJSON.object($0.state) } ?? NSNull()
         return result
     }
 }

@@ -34,6 +34,10 @@ struct ReadEndpointTests {
             #expect((atTime.json["state"] as? [String: Any])?["status"] as? String == "requested")
             let now = try await client.send(.get, "/v1/payments/s1/replay", key: "read")
             #expect((now.json["state"] as? [String: Any])?["status"] as? String == "completed")
+            // Before the first event: no events, and a null state (the key is there).
+            let atZero = try await client.send(.get, "/v1/payments/s1/replay?at=0", key: "read")
+            #expect(atZero.status == 200 && (atZero.json["events"] as? [Any])?.isEmpty == true)
+            #expect(atZero.json.keys.contains("state") && atZero.json["state"] is NSNull, "\(atZero.body)")
         }
     }
 
