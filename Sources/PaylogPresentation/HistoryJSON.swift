@@ -17,8 +17,8 @@ public enum HistoryJSON {
         }
     }
 
-    /// `{"payment":…, "at":…?, "events":[…], "state":…}` (`state` null when no event is included). With `includePersonalData` false, personal query
-    /// items in the evidence read `REDACTED`.
+    /// `{"payment":…, "at":…?, "events":[…], "state":…}` (`state` null when no event is included). With
+    /// `includePersonalData` false, personal query items in the evidence read `REDACTED`.
     public static func object(
         _ steps: [HistoryStep], payment: String, cutoff: String?, includePersonalData: Bool = true
     ) -> [String: Any] {
