@@ -110,7 +110,7 @@ extension CompatibilityChecker {
         .callback(
             "izettle.callback.status-undetermined", .izettle, .warning,
             "Nothing tells success from failure: no error parameter, no paylog_outcome marker, no matching URL.",
-            source: "[C] §4 (the callback itself does not say whether it reports success)"
+            source: "[I] §4 (v1.0 callbacks carry no status: only which URL was opened, or an error, tells)"
         ) { context in
             guard case .invalid = context.callback.status else { return [] }
             return [
@@ -124,7 +124,10 @@ extension CompatibilityChecker {
                 + "MissingParameter; the raw value is kept.",
             source: "[C] §4 v1.0 error codes"
         ) { context in
-            guard let key = ["errorCode", "error"].first(where: { context.fields[$0] != nil }),
+            // The key the adapter took the code from: errorMessage too, when alone, for a v1.0 request (v3.0's
+            // failure callback carries a message there, not a code).
+            let keys = context.request?.apiVersion == "3.0" ? ["errorCode", "error"] : ["errorCode", "error", "errorMessage"]
+            guard let key = keys.first(where: { context.fields[$0] != nil }),
                 let code = context.fields[key], !iZettleErrorCodes.contains(code)
             else { return [] }
             return [

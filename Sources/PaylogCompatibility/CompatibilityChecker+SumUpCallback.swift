@@ -31,9 +31,16 @@ extension CompatibilityChecker {
             case .failure: outcome = "failure"
             case .invalid: outcome = "unknown"
             }
+            guard outcome != "unknown" else {
+                return [
+                    "SumUp callback has no smp-status; the contract sends it always, but older apps may omit it. "
+                        + "Neither a paylog_outcome marker nor the request's callbacksuccess/callbackfail URLs tell "
+                        + "which URL was opened, so the outcome is unknown."
+                ]
+            }
             return [
                 "SumUp callback has no smp-status; the contract sends it always, but older apps may omit it. "
-                    + "The outcome (\(outcome)) was taken from the paylog_outcome marker or the opened URL."
+                    + "The outcome (\(outcome)) was taken from the paylog_outcome marker or the URL it was opened on."
             ]
         },
         .callback(

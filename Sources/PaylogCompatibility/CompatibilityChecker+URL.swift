@@ -82,6 +82,17 @@ extension CompatibilityChecker {
                 + "(paylog_outcome=success); it was read as a failure — check with the provider."
         },
         .parseNote(
+            "sumup.callback.status-contradicts-url", .sumup, .warning,
+            "smp-status says the opposite of the URL the app opened (callbacksuccess or callbackfail); the status "
+                + "is used.",
+            source: "[I] §3 (“success opens callbacksuccess, everything else callbackfail”)"
+        ) { note in
+            guard case .statusContradictsOpenedURL(let status, let opened) = note else { return nil }
+            return "SumUp callback has smp-status \"\(status)\" but was opened on the request's \(opened) URL; the "
+                + "app opens callbacksuccess for success and callbackfail for anything else, so one of the two is "
+                + "wrong — the status was used; check the payment with SumUp."
+        },
+        .parseNote(
             "callback.invalid-routing-payment-id", nil, .warning,
             "The paylog_payment marker is not a valid payment id, so it was not used for routing.",
             source: "[I] paylog callback markers"

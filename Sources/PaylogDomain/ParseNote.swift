@@ -19,6 +19,9 @@ public enum ParseNote: Sendable, Hashable, Codable {
     case unexpectedEndpoint(String)
     /// An error parameter and our own `paylog_outcome` marker disagree; the error parameter wins.
     case conflictingOutcome
+    /// A SumUp callback's `smp-status` (`status`) says the opposite of the URL it was opened on (`opened`: our
+    /// `paylog_outcome` marker, or the request's `callbacksuccess` / `callbackfail` URL); the status is used.
+    case statusContradictsOpenedURL(status: String, opened: String)
     /// A `paylog_payment` item was present but is not a valid payment id; it is not used for routing.
     case invalidRoutingPaymentID(String)
     /// The declared app version could not be read as dotted numbers.

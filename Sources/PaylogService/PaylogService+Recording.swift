@@ -36,7 +36,7 @@ extension PaylogService {
             countFindings(launch.outcome)
             var object = outcomeObject(launch.outcome)
             object["launch_url"] = launch.launchURL
-            object["reference"] = launch.reference
+            object["reference"] = launch.reference ?? NSNull()
             return try Answer(
                 launch.outcome.eventsAppended > 0 ? .created : .ok, object, headers: ["Location": Self.paymentPath(paymentID)])
         }

@@ -259,40 +259,48 @@ public final class EventStore: Sendable {
         _ streamID: String, from: UInt64? = nil, direction: ReadDirection = .forward, limit: Int = .max
     ) throws(EventStoreError) -> [RecordedEvent] {
         try reading { txn in
-            // `versions` holds the stream's positions in chunks of 64 versions; its last chunk says where it ends.
-            let tail = try StreamTail.read(streamID, in: txn, databases: databases)
-            let last = tail.version
-            var events: [RecordedEvent] = []
-            var version: UInt64
-            switch direction {
-            case .forward: version = max(from ?? 1, 1)
-            case .backward: version = min(from ?? last, last)
-            }
-            while version >= 1 && version <= last && events.count < limit {
-                let (chunk, index) = StoreKeys.chunk(of: version)
-                let positions = try txn.withValue(for: StoreKeys.versionsKey(streamID, chunk: chunk), in: databases.versions) { value in
-                    value.map { value in (0..<(value.count / 8)).map { StoreKeys.readUInt64(value, at: $0 * 8) } } ?? []
-                }
-                guard index < positions.count else {
-                    // Named by the stream's last position: the index, not a record, is what is damaged.
-                    throw EventStoreError.corruptRecord(
-                        position: tail.position,
-                        reason: "stream \(streamID) reaches version \(last) but its versions index stops before \(version)")
-                }
-                let indices = direction == .forward
-                    ? Array(index..<positions.count) : Array((0...index).reversed())
-                for index in indices where events.count < limit {
-                    guard let event = try EventStore.event(at: positions[index], in: txn, databases) else {
-                        throw EventStoreError.corruptRecord(
-                            position: positions[index], reason: "indexed by stream \(streamID) but missing")
-                    }
-                    events.append(event)
-                }
-                version = direction == .forward
-                    ? StoreKeys.firstVersion(of: chunk) + StoreKeys.versionsPerChunk : StoreKeys.firstVersion(of: chunk) - 1
-            }
-            return events
+            try EventStore.readStream(streamID, from: from, direction: direction, limit: limit, in: txn, databases)
         }
+    }
+
+    /// ``readStream(_:from:direction:limit:)`` in `txn`.
+    static func readStream(
+        _ streamID: String, from: UInt64?, direction: ReadDirection, limit: Int, in txn: borrowing Transaction,
+        _ databases: StoreDatabases
+    ) throws -> [RecordedEvent] {
+        // `versions` holds the stream's positions in chunks of 64 versions; its last chunk says where it ends.
+        let tail = try StreamTail.read(streamID, in: txn, databases: databases)
+        let last = tail.version
+        var events: [RecordedEvent] = []
+        var version: UInt64
+        switch direction {
+        case .forward: version = max(from ?? 1, 1)
+        case .backward: version = min(from ?? last, last)
+        }
+        while version >= 1 && version <= last && events.count < limit {
+            let (chunk, index) = StoreKeys.chunk(of: version)
+            let positions = try txn.withValue(for: StoreKeys.versionsKey(streamID, chunk: chunk), in: databases.versions) { value in
+                value.map { value in (0..<(value.count / 8)).map { StoreKeys.readUInt64(value, at: $0 * 8) } } ?? []
+            }
+            guard index < positions.count else {
+                // Named by the stream's last position: the index, not a record, is what is damaged.
+                throw EventStoreError.corruptRecord(
+                    position: tail.position,
+                    reason: "stream \(streamID) reaches version \(last) but its versions index stops before \(version)")
+            }
+            let indices = direction == .forward
+                ? Array(index..<positions.count) : Array((0...index).reversed())
+            for index in indices where events.count < limit {
+                guard let event = try EventStore.event(at: positions[index], in: txn, databases) else {
+                    throw EventStoreError.corruptRecord(
+                        position: positions[index], reason: "indexed by stream \(streamID) but missing")
+                }
+                events.append(event)
+            }
+            version = direction == .forward
+                ? StoreKeys.firstVersion(of: chunk) + StoreKeys.versionsPerChunk : StoreKeys.firstVersion(of: chunk) - 1
+        }
+        return events
     }
 
     /// Reads up to `limit` events of the whole log starting at global position `from`, in one read transaction.

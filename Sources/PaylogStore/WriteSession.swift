@@ -79,6 +79,15 @@ public final class WriteSession {
         return try EventStore.event(at: StoreKeys.readUInt64(position), in: txn.pointee, databases)
     }
 
+    /// One stream's events in version order, as ``EventStore/readStream(_:from:direction:limit:)`` reads them,
+    /// including events appended earlier in this session.
+    public func readStream(
+        _ streamID: String, from: UInt64? = nil, direction: ReadDirection = .forward, limit: Int = .max
+    ) throws -> [RecordedEvent] {
+        precondition(isOpen, "a WriteSession was used after its withWriteSession call returned")
+        return try EventStore.readStream(streamID, from: from, direction: direction, limit: limit, in: transaction.pointee, databases)
+    }
+
     /// Appends like ``EventStore/append(_:to:expecting:)``, with the same checks and idempotency, but inside
     /// this session's transaction: durable once ``EventStore/withWriteSession(_:)`` returns.
     ///

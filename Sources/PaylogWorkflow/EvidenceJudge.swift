@@ -5,9 +5,16 @@ import PaylogStore
 
 /// Judges a payment's recorded evidence, event by event, with the compatibility checker: each `Requested`
 /// launch URL against the version it claims, each `CallbackReceived` URL against the contract and the payment's
-/// latest request. The raw evidence is re-read with today's adapters; the log itself is never changed.
+/// request it answers. The raw evidence is re-read with today's adapters; the log itself is never changed.
+///
+/// A callback is judged against the request whose reference it echoes (a late callback of an earlier attempt is
+/// that attempt's, not "another payment's"), else the payment's latest; one that does not say its outcome is read
+/// against the requests' callback URLs, as the workflow records it (``PaymentWorkflow/reread(_:url:requests:)``).
+/// When today's reading decides an outcome the recorded one left unknown (recorded before paylog matched
+/// callbacks to their requests), that is a finding: the payment's status did not take the outcome into account.
 public struct EvidenceJudge: Sendable {
-    private var latestRequest: [String: LaunchRequest] = [:]
+    /// Each payment's requests so far, newest first.
+    private var requests: [String: [LaunchRequest]] = [:]
 
     /// A judge with no history.
     public init() {}
@@ -18,7 +25,7 @@ public struct EvidenceJudge: Sendable {
         case .requested(let requested):
             do {
                 let request = try Providers.parseLaunch(requested.launchURL, appVersion: requested.appVersion)
-                latestRequest[event.streamID] = request
+                requests[event.streamID, default: []].insert(request, at: 0)
                 return (request.fields, CompatibilityChecker.check(request: request, payment: event.streamID, position: event.position))
             } catch {
                 return (nil, [Finding(
@@ -26,11 +33,23 @@ public struct EvidenceJudge: Sendable {
                     message: "The recorded launch URL can no longer be read: \(error)")])
             }
         case .callbackReceived(let received):
-            let request = latestRequest[event.streamID]
+            let known = requests[event.streamID] ?? []
             do {
-                let outcome = try Providers.parseCallback(received.callbackURL, provider: received.outcome.provider)
-                return (outcome.fields, CompatibilityChecker.check(
-                    callback: outcome, request: request, payment: event.streamID, position: event.position))
+                let alone = try Providers.parseCallback(received.callbackURL, provider: received.outcome.provider)
+                let outcome = PaymentWorkflow.reread(alone, url: received.callbackURL) { known }
+                // The request it answers: the one whose reference it echoes, else the latest.
+                let request = PaymentWorkflow.ordered(known, for: outcome).first ?? known.first
+                var findings = CompatibilityChecker.check(
+                    callback: outcome, request: request, payment: event.streamID, position: event.position)
+                if received.outcome.status == .invalid(""), outcome.status != .invalid("") {
+                    findings.append(Finding(
+                        payment: event.streamID, position: event.position, severity: .warning,
+                        rule: "evidence.callback-outcome-undetermined-when-recorded",
+                        message: "Recorded with an unknown outcome, but matched against the payment's request it reports "
+                            + "\(outcome.status == .success ? "success" : "failure"); the payment's status did not take it "
+                            + "into account (it was recorded before paylog matched callbacks to their requests)."))
+                }
+                return (outcome.fields, findings)
             } catch {
                 return (nil, [Finding(
                     payment: event.streamID, position: event.position, severity: .error, rule: "evidence.callback-unreadable",

@@ -15,7 +15,7 @@ extension PaymentWorkflow {
         return hex(high) + hex(low)
     }
 
-    /// Builds the launch URL for `spec` (minting a reference when it has none), records `Requested` as built by
+    /// Builds the launch URL for `spec` (minting a reference when it has none and the app takes one), records `Requested` as built by
     /// paylog, and returns the URL. Refuses (``WorkflowError/refusedLaunch(_:)``) a URL that would break the
     /// provider's contract, before anything is recorded.
     ///
@@ -24,7 +24,8 @@ extension PaymentWorkflow {
     /// nothing and answers the same URL. (Minting a new one each time made every retry a new `Requested`.)
     public func requestLaunch(_ spec: LaunchSpec, observedAt: Timestamp) async throws(WorkflowError) -> LaunchOutcome {
         var spec = spec
-        let reference = spec.reference ?? recordedReference(for: spec, observedAt: observedAt) ?? PaymentWorkflow.mintReference()
+        let reference = spec.reference ?? recordedReference(for: spec, observedAt: observedAt)
+            ?? (PaymentWorkflow.takesReference(spec) ? PaymentWorkflow.mintReference() : nil)
         spec.reference = reference
         if spec.provider == .izettle && spec.title == nil { spec.title = "Payment \(spec.paymentID.rawValue)" }
         let url: String
@@ -38,6 +39,16 @@ extension PaymentWorkflow {
         let outcome = try await record(
             .request(request, builtByPaylog: true), payment: spec.paymentID.rawValue, observedAt: observedAt, evidence: url)
         return LaunchOutcome(outcome: outcome, launchURL: url, reference: reference)
+    }
+
+    /// Whether a reference may be minted for `spec`: not for a SumUp app that declares a version below 1.53, which
+    /// does not know `foreign-tx-id` (contract §3; the field is optional). Its callbacks come back on the
+    /// callback URLs paylog marks with the payment id.
+    static func takesReference(_ spec: LaunchSpec) -> Bool {
+        guard spec.provider == .sumup, let declared = spec.appVersion.flatMap(AppVersion.init),
+            let minimum = AppVersion("1.53")
+        else { return true }
+        return declared >= minimum
     }
 
     /// The reference of payment `spec.paymentID` whose launch URL, built from `spec` and recorded at `observedAt`,

@@ -115,10 +115,21 @@ extension PaymentWorkflow {
         return expired
     }
 
-    /// Finds the payment a callback belongs to and reads the callback with that payment's provider.
+    /// Finds the payment a callback belongs to and reads the callback with that payment's provider; when the
+    /// callback alone does not decide its outcome, it is read again against the payment's launch requests
+    /// (``PaymentWorkflow/reread(_:url:requests:)``).
     /// `ahead`: what was read of `url` before (by ``PreparedObservation``), each part used where it would be
     /// worked out here.
     func routeCallback(
+        _ url: String, payment: String?, provider: Provider?, reading: some PaymentReading,
+        ahead: CallbackAhead? = nil
+    ) throws(WorkflowError) -> (String, CallbackOutcome) {
+        let (paymentID, outcome) = try locateCallback(url, payment: payment, provider: provider, reading: reading, ahead: ahead)
+        return (paymentID, PaymentWorkflow.reread(outcome, url: url) { reading.launchRequests(of: paymentID) })
+    }
+
+    /// ``routeCallback(_:payment:provider:reading:ahead:)`` with the callback read on its own.
+    private func locateCallback(
         _ url: String, payment: String?, provider: Provider?, reading: some PaymentReading,
         ahead: CallbackAhead? = nil
     ) throws(WorkflowError) -> (String, CallbackOutcome) {

@@ -32,4 +32,6 @@ struct SessionReading: PaymentReading {
     }
 
     func event(id: UUID) throws -> RecordedEvent? { try session.event(id: id) }
+
+    func eventsNewestFirst(of id: String) throws -> [RecordedEvent] { try session.readStream(id, direction: .backward) }
 }

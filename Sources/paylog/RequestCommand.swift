@@ -53,7 +53,7 @@ struct RequestCommand: AsyncParsableCommand {
         if observed.json {
             var object = PaymentJSON.object(outcome.payment)
             object["launch_url"] = url
-            object["reference"] = token
+            object["reference"] = token ?? NSNull()
             print(try JSONText.encode(object))
         } else {
             print(url)

@@ -294,6 +294,12 @@ enum RuleCases {
                 sumUpCallback([("smp-status", nil)]), provider: .sumup, request: F.sumUpLaunch(), app: "1.88.0"),
             quiet: .callback(sumUpCallback([]), provider: .sumup, request: F.sumUpLaunch(), app: "1.88.0")),
         RuleCase(
+            "sumup.callback.status-contradicts-url",
+            // smp-status success, but opened on the failure URL (paylog_outcome=failure).
+            fires: .callback(
+                sumUpCallback([], success: false), provider: .sumup, request: F.sumUpLaunch(), app: "1.88.0"),
+            quiet: .callback(sumUpCallback([]), provider: .sumup, request: F.sumUpLaunch(), app: "1.88.0")),
+        RuleCase(
             "sumup.callback.status-invalid",
             fires: .callback(
                 sumUpCallback([("smp-status", "pending")], success: false), provider: .sumup,

@@ -70,7 +70,8 @@ public struct IZettleAdapter: ProviderAdapter {
 
     /// Reads an iZettle callback. Status, in order: an `errorCode`, `error` or `errorMessage` item means
     /// failure (its value is the error code, first of those three present); else our `paylog_outcome`
-    /// marker; else the hint; else `.invalid("")`. v3's `referenceNumber` is the transaction id.
+    /// marker; else the hint; else a v3 `referenceNumber` (only its success callback carries one) means success;
+    /// else `.invalid("")`. v3's `referenceNumber` is the transaction id.
     public func parseCallback(_ url: String, hint: CallbackHint?) throws(ProviderError) -> CallbackOutcome {
         callback(url, parsed: try ParsedURL(url), hint: hint)
     }
@@ -87,7 +88,9 @@ public struct IZettleAdapter: ProviderAdapter {
             if marker == .success { notes.append(.conflictingOutcome) }
             status = .failure
         } else {
-            status = marker ?? CallbackURL.status(from: hint, for: parsed) ?? .invalid("")
+            // v3.0's success callback carries `referenceNumber` (contract §4 v3.0 [C]); a failure never does.
+            let v3Success: CallbackStatus? = fields["referenceNumber"] != nil ? .success : nil
+            status = marker ?? CallbackURL.status(from: hint, for: parsed) ?? v3Success ?? .invalid("")
         }
         let reference = fields["reference"]
         return CallbackOutcome(

@@ -86,14 +86,20 @@ public struct SquareAdapter: ProviderAdapter {
     ///
     /// `error_code` is reported only for non-ok statuses (SDK samples carry `"0"` beside `ok`; it stays in
     /// ``CallbackOutcome/fields``). Pre-1.0 `payment_id`/`offline_payment_id` stand in for
-    /// `transaction_id`/`client_transaction_id`. The hint is ignored: the status is always in the JSON.
+    /// `transaction_id`/`client_transaction_id`. The status is always in the JSON; a `.launch` hint tells only
+    /// whether a success without `transaction_id` is an offline card payment: it is, unless the request allowed
+    /// no card tender (`CASH`, `OTHER` only), where the id may be absent because the payment is asynchronous
+    /// (contract §1b [C]).
     public func parseCallback(_ url: String, hint: CallbackHint?) throws(ProviderError) -> CallbackOutcome {
         let parsed = try ParsedURL(url)
-        return callback(url, parsed: parsed, data: try SquareData(parsed))
+        return callback(url, parsed: parsed, data: try SquareData(parsed), hint: hint)
     }
 
+    /// The tender types paid by card, which Square's offline mode takes (the others are cash, other, PayPay).
+    static let cardTenderTypes: Set<String> = ["CREDIT_CARD", "CARD_ON_FILE", "SQUARE_GIFT_CARD"]
+
     /// The callback `url`, already parsed as a URL and its `data` read.
-    func callback(_ url: String, parsed: ParsedURL, data: SquareData) -> CallbackOutcome {
+    func callback(_ url: String, parsed: ParsedURL, data: SquareData, hint: CallbackHint? = nil) -> CallbackOutcome {
         var notes = parsed.notes + data.notes
         let fields = data.fields(notes: &notes)
 
@@ -107,6 +113,10 @@ public struct SquareAdapter: ProviderAdapter {
         let clientTransactionID = fields["client_transaction_id"] ?? fields["offline_payment_id"]
         let reference = fields["state"]
         let routingHint = data.outerItems.routingHint(reference: reference, notes: &notes)
+        var cardPossible = true
+        if case .launch(let request)? = hint, let tenders = request.tenderTypes {
+            cardPossible = tenders.contains { Self.cardTenderTypes.contains($0) }
+        }
         return CallbackOutcome(
             provider: provider,
             rawURL: url,
@@ -116,7 +126,7 @@ public struct SquareAdapter: ProviderAdapter {
             reference: reference,
             errorCode: status == .success ? nil : fields["error_code"],
             message: fields["error_description"],
-            isOffline: status == .success && clientTransactionID != nil && transactionID == nil,
+            isOffline: status == .success && clientTransactionID != nil && transactionID == nil && cardPossible,
             routingHint: routingHint,
             fields: fields,
             parseNotes: notes

@@ -61,7 +61,8 @@ public struct SumUpAdapter: ProviderAdapter {
     /// Reads a SumUp callback: `smp-status` `success` is success; `failed` and `invalidstate` are failures
     /// (error code `smp-failure-cause` when present, else the status value); any other value is invalid.
     /// Without `smp-status` (old apps), our `paylog_outcome` marker decides, then the hint, else
-    /// `.invalid("")`.
+    /// `.invalid("")`. A status that contradicts the URL the marker or hint says was opened is noted
+    /// (``ParseNote/statusContradictsOpenedURL(status:opened:)``).
     public func parseCallback(_ url: String, hint: CallbackHint?) throws(ProviderError) -> CallbackOutcome {
         callback(url, parsed: try ParsedURL(url), hint: hint)
     }
@@ -71,12 +72,19 @@ public struct SumUpAdapter: ProviderAdapter {
         var notes = parsed.notes
         let fields = parsed.items.fields(notes: &notes)
 
+        // Which URL the app opened, as far as our marker or the request's callback URLs tell.
+        let opened = parsed.items.outcomeMarker ?? CallbackURL.status(from: hint, for: parsed)
         let status: CallbackStatus
         switch fields["smp-status"] {
         case "success": status = .success
         case "failed", "invalidstate": status = .failure
-        case nil: status = parsed.items.outcomeMarker ?? CallbackURL.status(from: hint, for: parsed) ?? .invalid("")
+        case nil: status = opened ?? .invalid("")
         case let raw?: status = .invalid(raw)
+        }
+        // "success opens callbacksuccess, everything else callbackfail" (contract §3): a status that says the
+        // opposite of the URL it arrived on is kept, and noted.
+        if let opened, let raw = fields["smp-status"], status == .success || status == .failure, opened != status {
+            notes.append(.statusContradictsOpenedURL(status: raw, opened: opened == .success ? "callbacksuccess" : "callbackfail"))
         }
         let errorCode: String?
         switch status {
