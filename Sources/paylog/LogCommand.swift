@@ -9,14 +9,18 @@ struct LogCommand: ParsableCommand {
 
     @OptionGroup var storeOptions: StoreOptions
     @Option(help: "The first global position to print.") var from: UInt64 = 1
-    @Option(help: "The most events to print.") var limit: Int = 100
+    @Option(help: "The most events to print (at least 1).") var limit: Int = 100
     @Flag(help: "One JSON object per line.") var json = false
+
+    func validate() throws {
+        guard limit >= 1 else { throw ValidationError("--limit must be at least 1 (got \(limit)).") }
+    }
 
     func run() throws {
         let store = try storeOptions.openExisting()
         defer { store.close() }
         var printed = 0
-        try store.forEach(from: from, pageSize: min(max(limit, 1), 10_000)) { event in
+        try store.forEach(from: from, pageSize: min(limit, 10_000)) { event in
             if json { print(try JSONText.encode(try EventFormatting.json(event))) } else { print(EventFormatting.line(event)) }
             printed += 1
             return printed < limit

@@ -19,6 +19,7 @@ struct CommandErrorTests {
             (["analytics", "--from", "2026-99-99"], "--from \"2026-99-99\" is not a day"),
             (["analytics", "--to", "2026-11-21T00:00:00Z"], "--to \"2026-11-21T00:00:00Z\" is not a day"),
             (["switch", "pay-0001", "--at", "yesterday"], "--at yesterday is not an RFC 3339 time"),
+            (["log", "--limit", "0"], "--limit must be at least 1 (got 0)"),
         ] {
             let result = try PaylogProcess.run(arguments + store)
             #expect(result.status == 64, "\(arguments)")
