@@ -96,6 +96,15 @@ extension PaylogService {
                     number += 1
                     report.reject(unreadableLine: number, line.withUnsafeBytes { LineReader.utf8Problem(in: $0) })
                 }
+                if report.stoppedAtLine != nil { break }
+            }
+            if let stopped = report.stoppedAtLine {
+                logger.error("append failed", metadata: ["error": "\(report.storeError ?? "")"])
+                throw ServiceError(
+                    .serviceUnavailable, code: "storage_unavailable",
+                    "The event log could not be written at line \(stopped); the \(report.accepted) lines accepted before it "
+                        + "are recorded, nothing from line \(stopped) on is. Send the lines from \(stopped) on again later "
+                        + "(lines already recorded append nothing); the operator can see the cause in the server log.")
             }
             metrics.append(endpoint: endpoint, nanoseconds: DispatchTime.now().uptimeNanoseconds - start, events: report.eventsAppended)
             guard report.lines > 0 else {

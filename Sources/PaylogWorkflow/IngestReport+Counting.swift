@@ -45,6 +45,15 @@ extension IngestReport {
     }
 
     /// Counts the outcomes of a recorded batch: each line accepted, or rejected with its error.
+    mutating func count(_ batch: RecordedBatch) {
+        if let failure = batch.failure, stoppedAtLine == nil {
+            stoppedAtLine = failure.line
+            storeError = failure.error.description
+        }
+        count(batch.results)
+    }
+
+    /// Counts each line's outcome.
     mutating func count(_ outcomes: [(number: Int, result: Result<Int, WorkflowError>)]) {
         for (number, result) in outcomes {
             switch result {

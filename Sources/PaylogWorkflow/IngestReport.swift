@@ -18,6 +18,11 @@ public struct IngestReport: Sendable, Hashable, Codable {
     public var eventsAppended = 0
     /// Why each rejected line was rejected.
     public var errors: [LineError] = []
+    /// The first line not recorded because the store failed to commit (a full disk, an I/O error): recording
+    /// stopped there, and nothing from it on was recorded or counted; nil when every line was recorded or rejected.
+    public var stoppedAtLine: Int?
+    /// Why the store failed, when ``stoppedAtLine`` is set.
+    public var storeError: String?
 
     /// An empty report.
     public init() {}
@@ -25,5 +30,7 @@ public struct IngestReport: Sendable, Hashable, Codable {
     enum CodingKeys: String, CodingKey {
         case lines, accepted, rejected, errors
         case eventsAppended = "events_appended"
+        case stoppedAtLine = "stopped_at_line"
+        case storeError = "store_error"
     }
 }

@@ -219,10 +219,17 @@ extension PaymentWorkflow {
         await ingest(lines: lines, defaultKind: defaultKind, batchSize: batchSize, observingBatches: nil)
     }
 
-    /// ``ingest(lines:defaultKind:batchSize:)``, telling `observingBatches` each batch's size as it is handed on.
+    /// How a batch is recorded: the batch, and what to call on the writer thread once every line is recorded.
+    typealias BatchRecorder = @Sendable ([PreparedObservation], @escaping @Sendable () -> Void) async -> RecordedBatch
+
+    /// ``ingest(lines:defaultKind:batchSize:)``, telling `observingBatches` each batch's size as it is handed on;
+    /// `recorder` records each batch (by default in a write session of this workflow's store; tests give one that
+    /// fails where they choose).
     func ingest(
-        lines: some Sequence<String>, defaultKind: String?, batchSize: Int, observingBatches: (@Sendable (Int) -> Void)?
+        lines: some Sequence<String>, defaultKind: String?, batchSize: Int, observingBatches: (@Sendable (Int) -> Void)?,
+        recorder: BatchRecorder? = nil
     ) async -> IngestReport {
+        let recordBatch: BatchRecorder = recorder ?? { batch, whenRecorded in await self.record(batch, whenRecorded: whenRecorded) }
         // Two batches handed on at most: one recording, one waiting, so the side that is ahead (parsing or
         // recording) does not stall on the other's slower batches.
         let batchesAhead = 2
@@ -237,10 +244,14 @@ extension PaymentWorkflow {
         // Batches handed on but not yet counted, oldest first: the writer records one while the next waits for it
         // and the one after is parsed and prepared here, on the other core. Each is recorded only once the one
         // before it is durable (its task awaits the previous one), so lines are still recorded in order.
-        var inFlight: [Task<[(number: Int, result: Result<Int, WorkflowError>)], Never>] = []
+        var inFlight: [Task<RecordedBatch, Never>] = []
+        // `recorded.isHalted` once a batch's commit failed: no later batch is recorded, and no more lines are read.
+        // Going on would record later lines without the failed ones (a smaller batch may fit where a larger one did
+        // not), so a retry would put them in the log in another order than observed.
         // A file's reader says which lines are not valid UTF-8: those are rejected, never recorded repaired.
         let reader = lines as? LineReader
         for (index, raw) in lines.enumerated() {
+            if recorded.isHalted { break }
             if let problem = reader?.problemWithLastLine {
                 report.reject(unreadableLine: index + 1, problem)
             } else if let observation = report.observation(raw, number: index + 1, defaultKind: defaultKind) {
@@ -255,7 +266,9 @@ extension PaymentWorkflow {
             let number = handedOn
             inFlight.append(Task {
                 _ = await previous?.value
-                let results = await self.record(ready) { recorded.mark(number) }
+                guard !recorded.isHalted else { return RecordedBatch(results: []) }
+                let results = await recordBatch(ready) { recorded.mark(number) }
+                if results.failure != nil { recorded.halt() }
                 // Also when the session failed before its body's end (marking again is harmless: the next batch
                 // is recorded only after this task returns).
                 recorded.mark(number)
@@ -264,21 +277,24 @@ extension PaymentWorkflow {
             batch.removeAll(keepingCapacity: true)
         }
         for task in inFlight { report.count(await task.value) }
-        if !batch.isEmpty { observingBatches?(batch.count) }
-        report.count(await record(batch))
+        if !batch.isEmpty && !recorded.isHalted {
+            observingBatches?(batch.count)
+            report.count(await recordBatch(batch) {})
+        }
         // Parse errors are reported as lines are read, record errors per batch: restore line order.
         report.errors.sort { $0.line < $1.line }
         return report
     }
 
     /// Records prepared lines in one write session; returns each line's number and outcome (the events it
-    /// appended, or why it was rejected), in order.
+    /// appended, or why it was rejected), in order, or, when the session failed (nothing of it committed), the
+    /// failure and the batch's first line.
     /// `whenRecorded` is called on the writer thread once every line is recorded, before the commit (again if the
     /// session runs its body again).
     private func record(
         _ batch: [PreparedObservation], whenRecorded: @escaping @Sendable () -> Void = {}
-    ) async -> [(number: Int, result: Result<Int, WorkflowError>)] {
-        guard !batch.isEmpty else { return [] }
+    ) async -> RecordedBatch {
+        guard let first = batch.first else { return RecordedBatch(results: []) }
         let results: [Result<Int, WorkflowError>]
         do {
             results = try await store.withWriteSession { session in
@@ -294,9 +310,9 @@ extension PaymentWorkflow {
             }
         } catch {
             // The session did not commit: none of the batch is recorded.
-            results = Array(repeating: .failure(.store(error)), count: batch.count)
+            return RecordedBatch(results: [], failure: (line: first.number, error: error))
         }
-        return batch.indices.map { (batch[$0].number, results[$0]) }
+        return RecordedBatch(results: batch.indices.map { (batch[$0].number, results[$0]) })
     }
 
     /// Records one line of JSON Lines observations (line `number`, 1-based) and counts it in `report`: how
@@ -306,13 +322,22 @@ extension PaymentWorkflow {
     public func ingest(
         line raw: String, number: Int, defaultKind: String? = nil, into report: inout IngestReport
     ) async -> RecordOutcome? {
-        guard let observation = report.observation(raw, number: number, defaultKind: defaultKind) else { return nil }
+        guard report.stoppedAtLine == nil,
+            let observation = report.observation(raw, number: number, defaultKind: defaultKind)
+        else { return nil }
         do {
             let outcome = try await record(observation)
             report.accept(outcome)
             return outcome
         } catch {
-            report.reject(line: number, error.description)
+            // The store failed to commit (LMDB's own error: a full disk, an I/O error): stop, as a batched ingest
+            // does, rather than record later lines without this one.
+            if case .store(.storage(let failure)) = error {
+                report.stoppedAtLine = number
+                report.storeError = EventStoreError.storage(failure).description
+            } else {
+                report.reject(line: number, error.description)
+            }
             return nil
         }
     }

@@ -41,6 +41,13 @@ enum Output {
             print(summary)
             for error in report.errors { print("line \(error.line): \(error.message)") }
         }
+        if let stopped = report.stoppedAtLine {
+            throw CLIError(
+                "Recording stopped at line \(stopped): the store failed to commit (\(report.storeError ?? "unknown cause")). "
+                    + "The lines before it were recorded as reported; nothing from line \(stopped) on was, so the log "
+                    + "keeps the file's order. Fix the cause (room on the disk, say), then ingest the whole file again: "
+                    + "recorded lines append nothing.")
+        }
         if let readError = reader?.readError {
             throw CLIError(
                 "Reading the input stopped after line \(report.lines) at an error: \(readError). The lines before it "
