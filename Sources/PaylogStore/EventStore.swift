@@ -33,6 +33,9 @@ public final class EventStore: Sendable {
     /// 10 M-event log peaked at 1.6–2.3 GB, and at about 200 MiB with it (Docs/performance.md, *Mapped memory*).
     public static let defaultMappedMemoryBudget = 96 << 20
 
+    /// The longest tag an event may declare, in UTF-8 bytes (the index's keys must stay under LMDB's key limit).
+    public static var maximumTagBytes: Int { StoreKeys.maximumTagBytes }
+
     /// Opens (creating when needed) the log in directory `path`.
     /// - Parameters:
     ///   - options: how LMDB opens the environment; ``defaultOptions`` unless given.

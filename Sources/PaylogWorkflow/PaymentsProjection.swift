@@ -203,23 +203,33 @@ public struct PaymentsProjection: StreamFoldingProjection {
 
     /// A request's routing key: its reference.
     static func forEachRoute(of requested: Requested, _ body: (StaticString, String) -> Void) {
-        if let v = requested.reference { body("ref:", v) }
+        if let v = requested.reference { routable("ref:", v, body) }
     }
 
     /// A callback's routing keys: its client transaction id and transaction id.
     static func forEachRoute(of callback: CallbackReceived, _ body: (StaticString, String) -> Void) {
-        if let v = callback.outcome.clientTransactionID { body("ctx:", v) }
-        if let v = callback.outcome.transactionID { body("tx:", v) }
+        if let v = callback.outcome.clientTransactionID { routable("ctx:", v, body) }
+        if let v = callback.outcome.transactionID { routable("tx:", v, body) }
     }
 
     /// An offline payment's routing key: its client transaction id.
     static func forEachRoute(of offline: Offline, _ body: (StaticString, String) -> Void) {
-        body("ctx:", offline.clientTransactionID)
+        routable("ctx:", offline.clientTransactionID, body)
     }
 
     /// A reconciliation's routing key: the report's transaction id.
     static func forEachRoute(of reconciled: Reconciled, _ body: (StaticString, String) -> Void) {
-        body("tx:", reconciled.transactionID)
+        routable("tx:", reconciled.transactionID, body)
+    }
+
+    /// Calls `body` with the key `kind` + `value` when the store can index it (at most
+    /// ``PaylogStore/EventStore/maximumTagBytes`` bytes). A longer one (a provider transaction id of hundreds of
+    /// characters: surely not a real id, but observed) routes nothing: declared as a tag, it made the store refuse
+    /// the whole append, so the observation could not be recorded at all. The event keeps the value as observed;
+    /// only routing by it is lost, and the audit shows it.
+    static func routable(_ kind: StaticString, _ value: String, _ body: (StaticString, String) -> Void) {
+        guard kind.utf8CodeUnitCount + value.utf8.count <= EventStore.maximumTagBytes else { return }
+        body(kind, value)
     }
 
     /// The payment `id` as the view holds it.
