@@ -59,9 +59,12 @@ public final class Environment: @unchecked Sendable {
             Environment.openPaths.withLock { _ = $0.remove(canonical) }
             throw LMDBError.lmdb(code: code, operation: "environment create")
         }
-        func fail(_ code: Int32, _ operation: String) -> LMDBError {
+        func release() {
             mdb_env_close(handle)
             Environment.openPaths.withLock { _ = $0.remove(canonical) }
+        }
+        func fail(_ code: Int32, _ operation: String) -> LMDBError {
+            release()
             return LMDBError.lmdb(code: code, operation: operation)
         }
         code = mdb_env_set_mapsize(handle, options.initialMapSize)
@@ -80,6 +83,18 @@ public final class Environment: @unchecked Sendable {
 
         var info = MDB_envinfo()
         mdb_env_info(handle, &info)
+        // A file shorter than its own last page (a copy cut off) would be mapped past its end, and the first read
+        // there kills the process with SIGBUS: refuse it while that is still an error.
+        var stat = MDB_stat()
+        var descriptor: mdb_filehandle_t = -1
+        if mdb_env_stat(handle, &stat) == 0, mdb_env_get_fd(handle, &descriptor) == 0 {
+            var file = Glibc.stat()
+            let needed = (Int(info.me_last_pgno) + 1) * Int(stat.ms_psize)
+            if fstat(descriptor, &file) == 0, Int(file.st_size) < needed {
+                release()
+                throw LMDBError.truncated(path: path, fileBytes: Int(file.st_size), neededBytes: needed)
+            }
+        }
         self.env = handle
         self.path = path
         self.canonicalPath = canonical

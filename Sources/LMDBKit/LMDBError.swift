@@ -13,6 +13,9 @@ public enum LMDBError: Error, Sendable, Equatable, CustomStringConvertible {
     case closed
     /// A key is longer than LMDB's maximum key size.
     case keyTooLarge(size: Int, maximum: Int)
+    /// The data file at `path` is shorter than its own last page: cut off (a copy that did not finish). Mapped, it
+    /// would kill the process with SIGBUS at the first read past its end, so it is not opened.
+    case truncated(path: String, fileBytes: Int, neededBytes: Int)
 
     /// LMDB's numeric return code, or `nil` for wrapper-level errors.
     public var code: Int32? {
@@ -40,6 +43,9 @@ public enum LMDBError: Error, Sendable, Equatable, CustomStringConvertible {
             return "the LMDB environment is closed"
         case .keyTooLarge(let size, let maximum):
             return "a key of \(size) bytes exceeds LMDB's maximum of \(maximum) bytes"
+        case .truncated(let path, let fileBytes, let neededBytes):
+            return "\(path)/data.mdb is \(fileBytes) bytes, but its last page ends at byte \(neededBytes): the file is "
+                + "truncated, as a copy that did not finish leaves it"
         }
     }
 
@@ -66,6 +72,10 @@ public enum LMDBError: Error, Sendable, Equatable, CustomStringConvertible {
                 return "The disk is full: free space and retry. Nothing that was acknowledged has been lost."
             case 13: // EACCES
                 return "Permission denied: check the ownership and mode of the store directory."
+            case 30, 1: // EROFS, EPERM
+                return "The store's file system or data.mdb is read-only (or immutable): paylog opens a store "
+                    + "read-write even to read it, since opening brings its views up to date. Copy the store to "
+                    + "writable storage and point --store at the copy."
             case 2: // ENOENT
                 return "The directory does not exist: create it or check the --store path."
             case 11: // EAGAIN
@@ -79,6 +89,9 @@ public enum LMDBError: Error, Sendable, Equatable, CustomStringConvertible {
             return "Open the store again."
         case .keyTooLarge:
             return "Use a shorter identifier."
+        case .truncated:
+            return "It was not opened, and nothing was written to it. Restore the store from a backup (paylog backup) "
+                + "or an export (paylog import-log); keep this file if it is the only copy."
         }
     }
 

@@ -348,7 +348,7 @@ public final class EventStore: Sendable {
             try txn.withCursor(databases.events) { cursor in
                 guard try cursor.move(.atOrAfter, key: StoreKeys.event(max(position, 1))) else { return }
                 _ = try cursor.forEachReadingAhead(limit: limit) { key, value in
-                    try body(StoreKeys.readUInt64(key), value)
+                    try body(try StoreKeys.position(ofEventKey: key), value)
                 }
             }
         }
@@ -505,7 +505,7 @@ public final class EventStore: Sendable {
             while found && events.count < limit {
                 events.append(try cursor.withCurrent { key, value in
                     try RecordCodec.decode(
-                        value, position: StoreKeys.readUInt64(key), dictionaries: databases.payloads, names: &names)
+                        value, position: try StoreKeys.position(ofEventKey: key), dictionaries: databases.payloads, names: &names)
                 })
                 found = try cursor.move(.next)
             }

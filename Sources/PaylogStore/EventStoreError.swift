@@ -75,6 +75,9 @@ public enum EventStoreError: Error, Sendable, Equatable, CustomStringConvertible
         case .corruptRecord(let position, let reason):
             return "The record at position \(position) is damaged (\(reason)). Run `paylog verify`, keep a copy "
                 + "of the store directory, and restore from an export or backup."
+        case .corruptIndex(let name, let reason) where name == "events":
+            // The log's own database: no index to rebuild from it.
+            return "The log's `events` database is damaged (\(reason))."
         case .corruptIndex(let name, let reason):
             return "The store's `\(name)` index is damaged (\(reason)). The log itself is checked by `paylog verify`; "
                 + "if it passes, `paylog export` and `paylog import-log` into a new store write every index afresh."

@@ -100,7 +100,7 @@ final class FoldPartition: @unchecked Sendable {
                     // value is read ahead meanwhile. The slot of its stream, when open, is found from the id's
                     // bytes as the record is read.
                     _ = try cursor.forEachReadingAhead(limit: Self.pageSize) { key, value in
-                        let position = StoreKeys.readUInt64(key)
+                        let position = try StoreKeys.position(ofEventKey: key)
                         guard position <= last else { return false }
                         let address = UInt(bitPattern: value.baseAddress)
                         low = min(low, address)

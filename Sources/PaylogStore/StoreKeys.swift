@@ -39,6 +39,19 @@ enum StoreKeys {
         withUnsafeBytes(of: value.bigEndian) { Array($0) }
     }
 
+    /// The position an `events` key holds; a key that is not 8 bytes (a damaged file: LMDB does not check its own
+    /// pages) is an error naming what it is, where reading it as 8 bytes trapped, or read past it.
+    @inline(__always)
+    static func position(ofEventKey key: UnsafeRawBufferPointer) throws(EventStoreError) -> UInt64 {
+        guard key.count == 8 else {
+            throw .corruptIndex(
+                name: "events",
+                reason: "a key of \(key.count) bytes where every key is an 8-byte position: the file is damaged; "
+                    + "restore the store from a backup or an export")
+        }
+        return readUInt64(key)
+    }
+
     @inline(__always)
     static func readUInt64(_ bytes: UnsafeRawBufferPointer, at offset: Int = 0) -> UInt64 {
         var value: UInt64 = 0
