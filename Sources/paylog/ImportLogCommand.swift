@@ -28,9 +28,10 @@ struct ImportLogCommand: AsyncParsableCommand {
     static let batchSize = 2_000
 
     func run() async throws {
+        let path = storeOptions.resolvedPath
+        ImportScratch.removeAbandoned(in: path)
         let store = try storeOptions.open()
         defer { store.close() }
-        let path = storeOptions.resolvedPath
         let held = try store.lastPosition()
         guard held == 0 else {
             throw CLIError("The store at \(path) already holds \(held) events; import-log restores an export into an empty store only.")
@@ -40,20 +41,26 @@ struct ImportLogCommand: AsyncParsableCommand {
         defer { scratch.remove() }
         let input = file == "-" ? try scratch.spoolStandardInput() : file
         let check = try StoreOptions.open(at: scratch.storePath)
+        let checked: Int
         do {
-            _ = try await Self.importLines(of: input, into: check)
+            checked = try await Self.importLines(of: input, into: check)
             check.close()
         } catch {
             check.close()
             throw CLIError("\(error) Nothing was imported into \(path): the whole export is checked before any of it is written.")
         }
+        // Its room on disk goes to the import; and until the import completes, the store says it is unfinished, so
+        // that no command takes a cut-off restore (killed, or a full disk) for the whole log.
+        scratch.removeStore()
+        try scratch.markInProgress(events: checked)
         let imported: Int
         do {
             imported = try await Self.importLines(of: input, into: store)
         } catch {
-            throw CLIError("\(error) The export passed its check, so this is the store's failure, not the export's "
-                + "(the events before it are in the store; see `paylog verify`).")
+            throw CLIError("\(error) The export passed its check, so this is the store's failure, not the export's. "
+                + "The store holds an unfinished import and will not open: remove \(path) and import again.")
         }
+        scratch.clearInProgress()
         let report = try store.verifyChain()
         if json {
             print(try JSONText.encode(["imported": imported, "last_position": report.lastPosition, "chain_ok": report.isIntact]))

@@ -20,13 +20,27 @@ struct ImportScratch {
     /// The scratch store's directory.
     var storePath: String { (path as NSString).appendingPathComponent("store") }
 
+    /// The marker a store keeps while an import writes into it: present, the store holds an unfinished import.
+    static let markerName = "import-in-progress"
+
+    /// The marker's path in `storeDirectory`.
+    static func markerPath(in storeDirectory: String) -> String {
+        (storeDirectory as NSString).appendingPathComponent(markerName)
+    }
+
+    /// Removes the scratch directories of imports whose process is gone (killed: nothing else removed them).
+    static func removeAbandoned(in storeDirectory: String) {
+        let manager = FileManager.default
+        for name in (try? manager.contentsOfDirectory(atPath: storeDirectory)) ?? [] where name.hasPrefix(prefix) {
+            guard let pid = pid_t(name.dropFirst(prefix.count)), kill(pid, 0) != 0, errno == ESRCH else { continue }
+            try? manager.removeItem(atPath: (storeDirectory as NSString).appendingPathComponent(name))
+        }
+    }
+
     /// Creates the scratch directory, after removing those of imports whose process is gone.
     func create() throws {
         let manager = FileManager.default
-        for name in (try? manager.contentsOfDirectory(atPath: storeDirectory)) ?? [] where name.hasPrefix(Self.prefix) {
-            guard let pid = pid_t(name.dropFirst(Self.prefix.count)), kill(pid, 0) != 0, errno == ESRCH else { continue }
-            try? manager.removeItem(atPath: (storeDirectory as NSString).appendingPathComponent(name))
-        }
+        Self.removeAbandoned(in: storeDirectory)
         try? manager.removeItem(atPath: path)
         do {
             try manager.createDirectory(atPath: path, withIntermediateDirectories: true)
@@ -54,8 +68,32 @@ struct ImportScratch {
         return spool
     }
 
+    /// Removes the scratch store, keeping standard input's copy (the second pass reads it): its room on disk is
+    /// needed by the import itself.
+    func removeStore() {
+        try? FileManager.default.removeItem(atPath: storePath)
+    }
+
     /// Removes the scratch directory and all in it.
     func remove() {
         try? FileManager.default.removeItem(atPath: path)
+    }
+
+    /// Writes the marker that says the store holds an unfinished import, durably, before the import writes.
+    func markInProgress(events: Int) throws {
+        let marker = Self.markerPath(in: storeDirectory)
+        let text = "paylog import-log started writing \(events) events into this store and did not finish.\n"
+        let descriptor = open(marker, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else { throw CLIError("Cannot write \(marker): \(String(cString: strerror(errno))). Nothing was imported.") }
+        defer { close(descriptor) }
+        let written = text.utf8CString.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count - 1) }
+        guard written == text.utf8.count, fsync(descriptor) == 0 else {
+            throw CLIError("Cannot write \(marker): \(String(cString: strerror(errno))). Nothing was imported.")
+        }
+    }
+
+    /// Removes the marker once the import is complete.
+    func clearInProgress() {
+        unlink(Self.markerPath(in: storeDirectory))
     }
 }

@@ -85,6 +85,12 @@ struct StoreOptions: ParsableArguments {
     static func open(at path: String, mustExist: Bool = false) throws -> EventStore {
         let budget = try mappedMemoryBudget()
         if mustExist { try requireStore(at: path) }
+        if FileManager.default.fileExists(atPath: ImportScratch.markerPath(in: path)) {
+            throw CLIError(
+                "The store at \(path) holds an unfinished import (\(ImportScratch.markerName) is there): `paylog "
+                    + "import-log` was stopped (killed, or the disk filled) after it began writing, so the log is cut "
+                    + "off, although its chain verifies. Remove the directory and run import-log again.")
+        }
         do {
             return try PaymentWorkflow.openStore(at: path, mappedMemoryBudget: budget)
         } catch {

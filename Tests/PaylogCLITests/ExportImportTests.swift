@@ -87,4 +87,39 @@ struct ExportImportTests {
         var status = stat()
         #expect(stat("/dev/full", &status) == 0 && (status.st_mode & S_IFMT) == S_IFCHR, "the device is written to, not replaced")
     }
+
+    @Test("an import killed while it writes leaves a store that refuses to open, saying so, until it is removed")
+    func killedImport() async throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        #expect(try PaylogProcess.run(["demo", "--payments", "3000", "--store", dir.path + "/source"]).status == 0)
+        #expect(try PaylogProcess.run(["export", "--store", dir.path + "/source", "-o", dir.path + "/log.jsonl"]).status == 0)
+        let target = dir.path + "/target"
+        let importer = Process()
+        importer.executableURL = URL(fileURLWithPath: try PaylogProcess.binary())
+        importer.arguments = ["import-log", dir.path + "/log.jsonl", "--store", target]
+        importer.standardOutput = FileHandle.nullDevice
+        importer.standardError = FileHandle.nullDevice
+        try importer.run()
+        // Killed as soon as it begins writing into the store (the check pass is over, the marker is down).
+        let marker = target + "/import-in-progress"
+        let deadline = Date().addingTimeInterval(60)
+        while !FileManager.default.fileExists(atPath: marker) && importer.isRunning && Date() < deadline {
+            usleep(1_000)
+        }
+        kill(importer.processIdentifier, SIGKILL)
+        importer.waitUntilExit()
+        try #require(importer.terminationReason == .uncaughtSignal, "the import finished before it could be killed")
+        for command in [["verify"], ["status"], ["import-log", dir.path + "/log.jsonl"]] {
+            let result = try PaylogProcess.run(command + ["--store", target])
+            #expect(result.status == 1, "\(command)")
+            #expect(result.stderr.contains("holds an unfinished import"), "\(command): \(result.stderr)")
+        }
+        try FileManager.default.removeItem(atPath: target)
+        let again = try PaylogProcess.run(["import-log", dir.path + "/log.jsonl", "--store", target])
+        #expect(again.status == 0, "\(again.stderr)")
+        #expect(try PaylogProcess.run(["export", "--store", target]).stdout == String(contentsOfFile: dir.path + "/log.jsonl", encoding: .utf8))
+        #expect(!FileManager.default.fileExists(atPath: marker))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: target).allSatisfy { !$0.hasPrefix("import-check-") })
+    }
 }
