@@ -123,6 +123,18 @@ extension CompatibilityChecker {
             ]
         },
         .request(
+            "square.request.version-not-string", .square, .warning,
+            "`version` was sent as a JSON number, not the string the contract specifies.",
+            source: "[C] §1a `version` (string); [I] whether the app reads a number"
+        ) { request in
+            request.parseNotes.compactMap { note in
+                guard case .versionNotString(let text) = note else { return nil }
+                return "Square request sends version as the JSON number \(text), not the string \"\(text)\" the "
+                    + "contract specifies; the app may not read it (and answer invalid_version_number). paylog judged "
+                    + "the request as version \(text)."
+            }
+        },
+        .request(
             "square.request.amount-as-string", .square, .warning,
             "amount_money.amount was sent as a JSON string (as the doc's JS sample does), not a number.",
             source: "[I] §1a amount_money.amount (accept, warn)"

@@ -8,6 +8,8 @@ public enum ParseNote: Sendable, Hashable, Codable {
     case lenientURLParsing
     /// Square's `amount_money.amount` was a JSON string (the doc's JS sample sends `"500"`), not a number.
     case amountSentAsString
+    /// Square's `version` was a JSON number (this text), not the string the contract specifies.
+    case versionNotString(String)
     /// Square's `data` value contained unescaped `&` (or the callback URL had its own query), so it was
     /// taken as everything after `data=` rather than as one query item.
     case dataRecoveredFromRawQuery

@@ -91,6 +91,10 @@ enum RuleCases {
             fires: .request(F.squareLaunch("1.3", ["options.supported_tender_types": [String]()])),
             quiet: .request(F.squareLaunch("1.3", ["options.supported_tender_types": ["CREDIT_CARD"]]))),
         RuleCase(
+            "square.request.version-not-string",
+            fires: .request(F.squareLaunch("1.3", ["version": 1.3])),
+            quiet: .request(F.squareLaunch("1.3"))),
+        RuleCase(
             "square.request.amount-as-string",
             fires: .request(F.squareLaunch("1.3", ["amount_money.amount": "500"])),
             quiet: .request(F.squareLaunch("1.3", ["amount_money.amount": 500]))),

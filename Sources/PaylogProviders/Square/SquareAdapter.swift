@@ -34,6 +34,10 @@ public struct SquareAdapter: ProviderAdapter {
         if endpoint != "payment/create" { notes.append(.unexpectedEndpoint(endpoint)) }
         let fields = data.fields(notes: &notes)
 
+        switch data.object["version"] {
+        case .string?, nil: break
+        case let other?: notes.append(.versionNotString(other.text))
+        }
         let minorUnits: Int64?
         switch data.object["amount_money"]?["amount"] {
         case .integer(let value)?:
