@@ -21,7 +21,7 @@ struct AuditCommand: ParsableCommand {
         defer { store.close() }
         let entries: [AuditEntry]
         do { entries = try PaymentAudit.entries(of: payment, in: store, includePersonalData: !hidePersonalData) } catch {
-            throw CLIError("\(error)")
+            throw storeOptions.historyError(error, payment: payment)
         }
         if json {
             print(try JSONText.encode(AuditJSON.object(payment: payment, entries: entries)))

@@ -43,7 +43,9 @@ struct ReplayCommand: AsyncParsableCommand {
             cutoff = parsed
         }
         let steps: [HistoryStep]
-        do { steps = try PaymentHistory.steps(of: payment, in: store, upTo: cutoff) } catch { throw CLIError("\(error)") }
+        do { steps = try PaymentHistory.steps(of: payment, in: store, upTo: cutoff) } catch {
+            throw storeOptions.historyError(error, payment: payment)
+        }
         try ReplayPaymentOutput.print(steps, payment: payment, cutoff: at, json: json)
     }
 }

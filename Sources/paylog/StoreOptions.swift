@@ -98,6 +98,18 @@ struct StoreOptions: ParsableArguments {
         }
     }
 
+    /// A failure reading payment `id`'s history as the person at the terminal should read it: an unknown payment is
+    /// named as one this store has not recorded (the recording commands' advice to record its request first does
+    /// not fit someone investigating it).
+    func historyError(_ error: any Error, payment id: String) -> CLIError {
+        if case .rejected(.unknownPayment)? = error as? WorkflowError {
+            return CLIError(
+                "No payment \(id) is recorded in the store at \(resolvedPath). Check the id (`paylog status` lists the "
+                    + "payments, `paylog status --day YYYY-MM-DD` those of a day) and the --store path.")
+        }
+        return CLIError("\(error)")
+    }
+
     /// A workflow over the opened store, recording `actor` on each event.
     func workflow(actor: String = "cli") throws -> PaymentWorkflow {
         PaymentWorkflow(store: try open(), actor: actor)

@@ -15,6 +15,12 @@ struct CommandErrorTests {
         let unknown = try PaylogProcess.run(["stream", "nobody"] + store)
         #expect(unknown.status == 1)
         #expect(unknown.stderr.contains("No stream nobody") && !unknown.stderr.contains("Usage:"))
+        for command in [["audit", "nobody"], ["replay", "--payment", "nobody"]] {
+            let result = try PaylogProcess.run(command + store)
+            #expect(result.status == 1)
+            #expect(result.stderr.contains("No payment nobody is recorded in the store at \(dir.path)"), "\(result.stderr)")
+            #expect(!result.stderr.contains("Record its request first"))
+        }
         for (arguments, mentions) in [
             (["analytics", "--from", "2026-99-99"], "--from \"2026-99-99\" is not a day"),
             (["analytics", "--to", "2026-11-21T00:00:00Z"], "--to \"2026-11-21T00:00:00Z\" is not a day"),
