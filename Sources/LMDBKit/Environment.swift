@@ -477,7 +477,7 @@ public final class Environment: @unchecked Sendable {
     }
 
     private static func makeDirectory(_ path: String) throws(LMDBError) {
-        if mkdir(path, 0o755) != 0 && errno != EEXIST {
+        if mkdir(path, 0o700) != 0 && errno != EEXIST {
             throw LMDBError.lmdb(code: errno, operation: "create directory \(path)")
         }
     }

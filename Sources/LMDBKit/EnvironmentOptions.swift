@@ -11,7 +11,8 @@ public struct EnvironmentOptions: Sendable, Hashable {
     public var maxDatabases: UInt32
     /// Skip `fsync` on commit. Only for rebuildable data (projection scratch space); never for the event log.
     public var noSync: Bool
-    /// The file mode of created database files.
+    /// The file mode of created database files: 0600 by default, since the log holds personal data (SumUp receipt
+    /// prefills) that only the `audit` scope may see; the directory, when created, is 0700.
     public var fileMode: UInt32
     /// When set, a thread of the environment looks every 5 ms at the process's resident file-backed memory and,
     /// when it is above this many bytes, releases the map's pages a slice at a time from where it last stopped until
@@ -32,7 +33,7 @@ public struct EnvironmentOptions: Sendable, Hashable {
         maxReaders: UInt32 = 1024,
         maxDatabases: UInt32 = 16,
         noSync: Bool = false,
-        fileMode: UInt32 = 0o644,
+        fileMode: UInt32 = 0o600,
         mappedMemoryBudget: Int? = nil
     ) {
         self.initialMapSize = initialMapSize

@@ -24,7 +24,9 @@ extension PaylogService {
         hasher.update(data: Data("\(request.method.rawValue) \(request.uri.path)?\(request.uri.query ?? "")\n".utf8))
         hasher.update(data: bytes)
         let fingerprint = hasher.finalize().map { String(format: "%02x", $0) }.joined()
-        let owner = context.apiKey?.name ?? ""
+        // The key's id, not its name: a key revoked and added again under the same name is another key, and must
+        // not get the old one's answers (a launch URL carries a Square state, enough to complete the payment).
+        let owner = context.apiKey?.id ?? ""
         switch try idempotency.begin(owner: owner, key: key, fingerprint: fingerprint) {
         case .replay(let stored):
             return Answer(stored: stored).response(replayed: true)
@@ -40,10 +42,20 @@ extension PaylogService {
                 idempotency.abandon(owner: owner, key: key)
                 throw error
             }
-            idempotency.finish(owner: owner, key: key, response: stored(answer, fingerprint))
+            if answer.body.count > Self.largestStoredAnswer {
+                // A large answer (a JSON Lines report) is not kept: stored, one request could grow the service's
+                // database by many times its body, and every retry decoded it. Its retry runs again and appends
+                // nothing: event ids are derived from the observations.
+                idempotency.abandon(owner: owner, key: key)
+            } else {
+                idempotency.finish(owner: owner, key: key, response: stored(answer, fingerprint))
+            }
             return answer.response()
         }
     }
+
+    /// The largest answer body, in bytes, stored for an `Idempotency-Key`.
+    static let largestStoredAnswer = 64 << 10
 
     private func stored(_ answer: Answer, _ fingerprint: String) -> StoredResponse {
         StoredResponse(

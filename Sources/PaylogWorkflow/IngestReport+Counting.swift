@@ -10,10 +10,14 @@ extension IngestReport {
         eventsAppended += events
     }
 
-    /// Counts a rejected line and why.
+    /// Counts a rejected line and why; past ``IngestReport/maximumListedErrors`` the reason is only counted.
     mutating func reject(line: Int, _ message: String) {
         rejected += 1
-        errors.append(LineError(line: line, message: message))
+        if errors.count < IngestReport.maximumListedErrors {
+            errors.append(LineError(line: line, message: message))
+        } else {
+            errorsOmitted += 1
+        }
     }
 
     /// Counts line `number`, which could not be read as text (`problem` says why), as rejected.

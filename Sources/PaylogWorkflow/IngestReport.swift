@@ -16,8 +16,13 @@ public struct IngestReport: Sendable, Hashable, Codable {
     public var rejected = 0
     /// Events appended to the log.
     public var eventsAppended = 0
-    /// Why each rejected line was rejected.
+    /// Why each rejected line was rejected: the first ``maximumListedErrors`` found, in line order.
     public var errors: [LineError] = []
+    /// Rejected lines beyond those listed in ``errors`` (counted in ``rejected``, their reasons not kept).
+    public var errorsOmitted = 0
+    /// The most reasons a report lists. Every line of a 32 MiB body of `{}` lines is rejected: listed whole, the
+    /// report was about 22 times the body, in memory and in the answer.
+    public static let maximumListedErrors = 1_000
     /// The first line not recorded because the store failed to commit (a full disk, an I/O error): recording
     /// stopped there, and nothing from it on was recorded or counted; nil when every line was recorded or rejected.
     public var stoppedAtLine: Int?
@@ -30,6 +35,7 @@ public struct IngestReport: Sendable, Hashable, Codable {
     enum CodingKeys: String, CodingKey {
         case lines, accepted, rejected, errors
         case eventsAppended = "events_appended"
+        case errorsOmitted = "errors_omitted"
         case stoppedAtLine = "stopped_at_line"
         case storeError = "store_error"
     }

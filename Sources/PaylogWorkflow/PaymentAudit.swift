@@ -43,10 +43,11 @@ public enum PaymentAudit {
             }
             var shownReading = reading
             if !includePersonalData, let fields = reading {
-                shownReading = fields.filter { !personalFields.contains($0.key) }
+                shownReading = fields.filter { !personalFields.contains($0.key.lowercased()) }
                 if shownReading!.count != fields.count { notes.append("personal data hidden") }
-                if let raw = evidence, personalFields.contains(where: { raw.contains($0 + "=") }) {
+                if let raw = evidence, PaymentAudit.carriesPersonalData(raw) {
                     evidence = PaymentAudit.redact(raw)
+                    if !notes.contains("personal data hidden") { notes.append("personal data hidden") }
                 }
             }
             return AuditEntry(
@@ -67,12 +68,28 @@ public enum PaymentAudit {
             + "(observed \(failureObservedAt.rfc3339)): the failure was recorded first and may have been premature"
     }
 
-    /// The URL with the values of personal-data query items replaced by `REDACTED` (other bytes untouched).
+    /// The URL with the values of personal-data query items replaced by `REDACTED`, every other byte as observed.
+    ///
+    /// The query is split on `&` by hand, not rebuilt through `URLComponents` (which re-encoded a raw space and
+    /// double-encoded nested URLs: bytes never observed, in the copy people are told to forward). An item is
+    /// personal when its name, percent-decoded and lower-cased, is one of ``personalFields``, so that
+    /// `receipt%2Demail` or `Receipt-Email` is hidden too. The fragment, if any, is kept.
     public static func redact(_ url: String) -> String {
-        guard var components = URLComponents(string: url), let items = components.percentEncodedQueryItems else { return url }
-        components.percentEncodedQueryItems = items.map { item in
-            personalFields.contains(item.name) ? URLQueryItem(name: item.name, value: "REDACTED") : item
+        guard let question = url.firstIndex(of: "?") else { return url }
+        let fragmentStart = url[question...].firstIndex(of: "#") ?? url.endIndex
+        let query = url[url.index(after: question)..<fragmentStart]
+        var changed = false
+        let items = query.split(separator: "&", omittingEmptySubsequences: false).map { item -> Substring in
+            let name = item.prefix { $0 != "=" }
+            let decoded = (String(name).removingPercentEncoding ?? String(name)).lowercased()
+            guard personalFields.contains(decoded), name.count < item.count else { return item }
+            changed = true
+            return name + "=REDACTED"
         }
-        return components.string ?? url
+        guard changed else { return url }
+        return String(url[...question]) + items.joined(separator: "&") + String(url[fragmentStart...])
     }
+
+    /// Whether the raw URL carries a personal-data item, however its name is spelled or encoded.
+    static func carriesPersonalData(_ url: String) -> Bool { redact(url) != url }
 }

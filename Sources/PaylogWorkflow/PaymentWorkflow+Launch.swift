@@ -22,8 +22,17 @@ extension PaymentWorkflow {
     /// A retry is recognised: without a given reference, the payment's earlier references are tried first, and one
     /// whose launch URL, built from this spec at this time, was already recorded is used again, so the retry records
     /// nothing and answers the same URL. (Minting a new one each time made every retry a new `Requested`.)
+    ///
+    /// A given reference that already routes to another payment is refused: its callbacks (Square's web callback is
+    /// routed by the `state` alone) would go to the payment that took it last, so a client could take over another
+    /// payment's callback by naming its reference.
     public func requestLaunch(_ spec: LaunchSpec, observedAt: Timestamp) async throws(WorkflowError) -> LaunchOutcome {
         var spec = spec
+        if let given = spec.reference, let owner = try? route("ref:\(given)"), owner != spec.paymentID.rawValue {
+            throw .refusedLaunch(
+                "the reference \(given.prefix(64).debugDescription) already belongs to payment \(owner); a reference "
+                    + "routes callbacks, so each payment needs its own (omit it to have one minted)")
+        }
         let reference = spec.reference ?? recordedReference(for: spec, observedAt: observedAt)
             ?? (PaymentWorkflow.takesReference(spec) ? PaymentWorkflow.mintReference() : nil)
         spec.reference = reference

@@ -21,7 +21,7 @@ struct ExportCommand: ParsableCommand {
             try Self.refuseInsideStore(output, store: storeOptions.resolvedPath)
             // Opened in place (not `FileManager.createFile`, which writes a new file and renames it over the path:
             // that replaced a device such as /dev/full, or a symbolic link, with a regular file).
-            let descriptor = open(output, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+            let descriptor = open(output, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
             guard descriptor >= 0 else { throw CLIError("Cannot write \(output): \(String(cString: strerror(errno))).") }
             sink = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
         }

@@ -40,6 +40,7 @@ enum Output {
         } else {
             print(summary)
             for error in report.errors { print("line \(error.line): \(error.message)") }
+            if report.errorsOmitted > 0 { print("… and \(report.errorsOmitted) more rejected line(s), not listed") }
         }
         if let stopped = report.stoppedAtLine {
             throw CLIError(

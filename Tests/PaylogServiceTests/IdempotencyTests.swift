@@ -1,4 +1,5 @@
 import Foundation
+@testable import PaylogService
 import HummingbirdTesting
 import Synchronization
 import Testing
@@ -48,6 +49,38 @@ struct IdempotencyTests {
             #expect(other.status == 201)
             #expect(other.json["reference"] as? String != first.json["reference"] as? String)
             #expect(try harness.eventCount() == events + 1)
+        }
+    }
+
+    @Test("a key revoked and added again under its name is another key: it does not get the old key's answers")
+    func revokedKeyName() async throws {
+        let harness = try ServiceHarness()
+        try await harness.run { client in
+            let first = try await client.send(.post, "/v1/payments", key: "ingest", body: Samples.squareBuild("p1"), idempotencyKey: "order-42")
+            #expect(first.status == 201)
+            let keys = APIKeyStore(database: harness.database)
+            try keys.revoke(name: "ingest")
+            let again = try keys.add(name: "ingest", scopes: [.ingest]).key
+            let retry = try await client.send(
+                .post, "/v1/payments", key: "raw:Bearer \(again)", body: Samples.squareBuild("p1"), idempotencyKey: "order-42")
+            #expect(retry.headers[.init("Idempotent-Replayed")!] == nil, "the old key's stored answer was replayed")
+            #expect(retry.body != first.body)
+        }
+    }
+
+    @Test("an answer over 64 KiB (a long JSON Lines report) is not stored: its retry runs again and appends nothing")
+    func largeAnswerNotStored() async throws {
+        let harness = try ServiceHarness()
+        try await harness.run { client in
+            // 1,000 lines whose reasons run to about 160 bytes each.
+            let line = #"{"kind":"request","payment":"p1","at":"2026-11-21T09:00:00Z","url":"ftp://nope"}"#
+            let body = Array(repeating: line, count: 1_000).joined(separator: "\n")
+            let first = try await client.send(.post, "/v1/observations", key: "ingest", body: body, idempotencyKey: "bulk-1")
+            #expect(first.status == 200 && first.body.utf8.count > 64 << 10, "\(first.body.utf8.count) bytes")
+            let retry = try await client.send(.post, "/v1/observations", key: "ingest", body: body, idempotencyKey: "bulk-1")
+            #expect(retry.status == 200)
+            #expect(retry.headers[.init("Idempotent-Replayed")!] == nil)
+            #expect(try harness.eventCount() == 0)
         }
     }
 

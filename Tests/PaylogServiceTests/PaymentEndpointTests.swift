@@ -122,4 +122,22 @@ struct PaymentEndpointTests {
             #expect(huge.errorMessage.count < 200 && huge.errorMessage.contains("(5000 bytes)"), "\(huge.errorMessage)")
         }
     }
+
+    @Test("a build-mode request naming another payment's reference is refused: it would take over that payment's callbacks")
+    func referenceTakenOver() async throws {
+        let harness = try ServiceHarness()
+        try await harness.run { client in
+            let victim = try await client.send(.post, "/v1/payments", key: "ingest", body: Samples.squareBuild("victim"))
+            let state = try #require(victim.json["reference"] as? String)
+            let before = try harness.eventCount()
+            let evil = Samples.squareBuild("evil", amount: "0.01").replacingOccurrences(of: "}", with: #","reference":"\#(state)"}"#)
+            let refused = try await client.send(.post, "/v1/payments", key: "ingest", body: evil)
+            #expect(refused.status == 422, "\(refused.body)")
+            #expect(refused.errorMessage.contains("already belongs to payment victim"))
+            #expect(try harness.eventCount() == before)
+            // The payment's own reference, sent again for it, is still taken.
+            let own = Samples.squareBuild("victim").replacingOccurrences(of: "}", with: #","reference":"\#(state)"}"#)
+            #expect(try await client.send(.post, "/v1/payments", key: "ingest", body: own).status == 201)
+        }
+    }
 }
