@@ -47,7 +47,10 @@ extension Payment {
     ) {
         openPlaceholder(&payment, id: id)
         payment?.apply(callback, fingerprint: fingerprint)
-        if let observedAt, payment?.firstCallbackAtMicroseconds == nil { payment?.firstCallbackAtMicroseconds = observedAt }
+        // The earliest observed, not the first recorded: callbacks ingested out of order count from when they came.
+        if let observedAt, observedAt < payment?.firstCallbackAtMicroseconds ?? .max {
+            payment?.firstCallbackAtMicroseconds = observedAt
+        }
     }
 
     /// ``evolve(_:id:_:observedAt:)`` for an `Offline` event.
@@ -120,7 +123,9 @@ extension Payment {
         version += 1
         callbackFingerprints.append(fingerprint)
         sawCallback = true
-        if callback.isLate { hadLateCallback = true }
+        // `late_callback` is the disputed case: a success after the payment had failed (the customer charged after
+        // the shop gave up). A late failure is noted in the audit but charged nobody.
+        if callback.isLate && callback.outcome.status == .success { hadLateCallback = true }
         if callback.contradictsEarlier { hadContradictingCallbacks = true }
         let outcome = callback.outcome
         if let code = outcome.errorCode, outcome.status != .success { errorCode = code }
@@ -159,7 +164,9 @@ extension Payment {
     public mutating func apply(_ failed: Failed) {
         version += 1
         status = .failed
-        if let code = failed.errorCode { errorCode = code }
+        // The failure's own code: none for an expiry or an operator's failure, which an earlier callback's code
+        // (say, a declined attempt before an offline success) does not describe.
+        errorCode = failed.errorCode
         failureReason = failed.reason
     }
 }

@@ -27,7 +27,9 @@ public struct PaymentsProjection: StreamFoldingProjection {
     /// Version 6: payments keep their callbacks' fingerprints, not their raw URLs, and not their id twice (rows a
     /// third of the size: less to sort, merge and write in a replay, less disk).
     /// Version 7: `routes` holds only the keys of events that declare no tags, with the position that set them.
-    public let version: UInt64 = 7
+    /// Version 8: a failure keeps its own error code (none for an expiry), the first callback time is the earliest
+    /// observed, and `late_callback` marks only late successes.
+    public let version: UInt64 = 8
     /// The databases it owns.
     public let databaseNames = ["payments", "routes"]
 
