@@ -2,7 +2,8 @@ import PaylogCompatibility
 import PaylogStore
 
 /// The whole-log replay: rebuilds every view from the log into scratch space with today's code, compares it
-/// with the live views and the store's `tag-index`, checks that each event's declared tags are the routing keys
+/// with the live views and the store's `tag-index` and `versions` (the stream index the audit and time travel read
+/// through), checks that each event's declared tags are the routing keys
 /// today's code reads from its payload, judges every request and callback, and verifies the hash chain.
 public enum LogReplay {
     /// Runs the replay over `store`. `progress` gets (events done, events in the log) now and then.
@@ -20,8 +21,23 @@ public enum LogReplay {
                         database: "tag-index", key: "position \(event.position)",
                         kind: "declares \(declared) where its payload gives \(decoded.routingKeys)"))
                 }
+                // The stream index, through which `paylog stream`, the audit and time travel read a payment, must
+                // give this event for its stream and version.
+                let indexed = try store.indexedPosition(of: event.streamID, version: event.version)
+                if indexed != event.position {
+                    tagDifferences.append(ViewDifference(
+                        database: "versions", key: "\(event.streamID) v\(event.version)",
+                        kind: indexed.map { "gives position \($0) where the event is at \(event.position)" }
+                            ?? "has no entry for the event at position \(event.position)"))
+                }
                 findings.append(contentsOf: judge.judge(event, decoded: decoded).findings)
             }, progress: progress)
+            let entries = try store.streamIndexEntryCount()
+            if entries != rebuild.events {
+                tagDifferences.append(ViewDifference(
+                    database: "versions", key: "all streams",
+                    kind: "holds \(entries) positions for \(rebuild.events) events"))
+            }
             return ReplayReport(
                 events: rebuild.events, payments: payments, differences: Array((tagDifferences + rebuild.differences).prefix(100)),
                 differenceCount: tagDifferences.count + rebuild.differenceCount, chain: chain, findings: findings,

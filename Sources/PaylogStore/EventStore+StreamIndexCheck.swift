@@ -1,0 +1,32 @@
+import LMDBKit
+
+extension EventStore {
+    /// The position the stream index (`versions`) gives for version `version` of stream `streamID`, or nil when it
+    /// has none. `paylog stream`, the audit and time travel read a payment's events through this index, so the
+    /// replay checks it against every event (``streamIndexEntryCount()`` for entries no event has).
+    public func indexedPosition(of streamID: String, version: UInt64) throws(EventStoreError) -> UInt64? {
+        guard version >= 1 else { return nil }
+        let (chunk, index) = StoreKeys.chunk(of: version)
+        return try reading { txn in
+            try txn.withValue(for: StoreKeys.versionsKey(streamID, chunk: chunk), in: databases.versions) { value in
+                guard let value, (index + 1) * 8 <= value.count else { return nil }
+                return StoreKeys.readUInt64(value, at: index * 8)
+            }
+        }
+    }
+
+    /// How many positions the stream index holds in all: one per event of an intact log.
+    public func streamIndexEntryCount() throws(EventStoreError) -> UInt64 {
+        try reading { txn in
+            var total: UInt64 = 0
+            try txn.withCursor(databases.versions) { cursor in
+                var found = try cursor.move(.first)
+                while found {
+                    total += UInt64(cursor.withCurrent { _, value in value.count / 8 })
+                    found = try cursor.move(.next)
+                }
+            }
+            return total
+        }
+    }
+}
