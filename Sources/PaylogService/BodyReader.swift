@@ -32,10 +32,22 @@ struct BodyReader: Sendable {
     /// Reads `body` up to the limit, checking the deadline as parts arrive.
     private func read(_ body: RequestBody, deadline: UInt64) async throws -> [UInt8] {
         var bytes: [UInt8] = []
-        for try await buffer in body {
-            guard bytes.count + buffer.readableBytes <= limit else { throw ServiceError.tooLarge(limit: limit) }
-            bytes.append(contentsOf: buffer.readableBytesView)
-            try check(deadline)
+        do {
+            for try await buffer in body {
+                guard bytes.count + buffer.readableBytes <= limit else { throw ServiceError.tooLarge(limit: limit) }
+                bytes.append(contentsOf: buffer.readableBytesView)
+                try check(deadline)
+            }
+        } catch let error as ServiceError {
+            throw error
+        } catch is CancellationError {
+            throw CancellationError()
+        } catch {
+            // The body's framing could not be read (a malformed Transfer-Encoding, say): the client's request, not
+            // a server failure to answer 500 and log as an error.
+            throw ServiceError(
+                .badRequest, code: "malformed_body",
+                "The request body could not be read as HTTP/1.1 framed it (\(error)); nothing was recorded from it.")
         }
         return bytes
     }

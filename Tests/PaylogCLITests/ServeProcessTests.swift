@@ -50,7 +50,7 @@ struct ServeProcessTests {
         #expect(try PaylogProcess.jsonObject(status.stdout)["status"] as? String == "requested")
     }
 
-    @Test("a body that stops arriving is answered 408 at the request timeout, not left hanging; the server goes on")
+    @Test("a body that stops arriving is answered 408 at the request timeout, a body of unreadable framing 400; the server goes on")
     func stalledBody() async throws {
         let directory = TemporaryDirectory("paylog-serve")
         defer { directory.remove() }
@@ -64,6 +64,25 @@ struct ServeProcessTests {
         defer { if server.isRunning { server.terminate() } }
 
         // 100 bytes declared, one sent, then nothing.
+        let head = "POST /v1/payments HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer \(key)\r\nContent-Length: 100\r\n\r\n{"
+        let started = Date()
+        let text = try Self.exchange(head, port: port)
+        let waited = Date().timeIntervalSince(started)
+        #expect(text.hasPrefix("HTTP/1.1 408"), "\(text)")
+        #expect(text.contains("request_timeout"))
+        #expect(waited >= 0.9 && waited < 10, "answered after \(waited) s")
+        // A body whose framing cannot be read is the client's error: 400, not a 500 logged as the server's.
+        let malformed = "POST /v1/observations HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer \(key)\r\n"
+            + "Transfer-Encoding: xchunked\r\n\r\n5\r\nhello\r\n0\r\n\r\n"
+        let refused = try Self.exchange(malformed, port: port)
+        #expect(refused.hasPrefix("HTTP/1.1 400"), "\(refused)")
+        #expect(refused.contains("malformed_body"))
+        #expect(try await Self.request("http://127.0.0.1:\(port)/health").status == 200)
+    }
+
+    /// Sends `request` over a new TCP connection to the server on `port` and returns the first answer read (waiting at
+    /// most 20 s); empty when none came.
+    static func exchange(_ request: String, port: Int) throws -> String {
         let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         #expect(socket >= 0)
         defer { close(socket) }
@@ -77,18 +96,10 @@ struct ServeProcessTests {
         #expect(connected == 0)
         var wait = timeval(tv_sec: 20, tv_usec: 0)
         setsockopt(socket, SOL_SOCKET, SO_RCVTIMEO, &wait, socklen_t(MemoryLayout<timeval>.size))
-        let head = "POST /v1/payments HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer \(key)\r\nContent-Length: 100\r\n\r\n{"
-        #expect(send(socket, head, head.utf8.count, 0) == head.utf8.count)
-        let started = Date()
+        #expect(send(socket, request, request.utf8.count, 0) == request.utf8.count)
         var answer = [UInt8](repeating: 0, count: 4096)
         let received = recv(socket, &answer, answer.count, 0)
-        let waited = Date().timeIntervalSince(started)
-        #expect(received > 0, "no answer within 20 s")
-        let text = String(decoding: answer.prefix(max(received, 0)), as: UTF8.self)
-        #expect(text.hasPrefix("HTTP/1.1 408"), "\(text)")
-        #expect(text.contains("request_timeout"))
-        #expect(waited >= 0.9 && waited < 10, "answered after \(waited) s")
-        #expect(try await Self.request("http://127.0.0.1:\(port)/health").status == 200)
+        return String(decoding: answer.prefix(max(received, 0)), as: UTF8.self)
     }
 
     /// Starts `paylog` with `arguments` (a `serve`), and returns it with the port it announced.
