@@ -245,12 +245,12 @@ extension PaymentWorkflow {
         // and the one after is parsed and prepared here, on the other core. Each is recorded only once the one
         // before it is durable (its task awaits the previous one), so lines are still recorded in order.
         var inFlight: [Task<RecordedBatch, Never>] = []
-        // `recorded.isHalted` once a batch's commit failed: no later batch is recorded, and no more lines are read.
-        // Going on would record later lines without the failed ones (a smaller batch may fit where a larger one did
-        // not), so a retry would put them in the log in another order than observed.
         // A file's reader says which lines are not valid UTF-8: those are rejected, never recorded repaired.
         let reader = lines as? LineReader
         for (index, raw) in lines.enumerated() {
+            // `recorded.isHalted` once a batch's commit failed: no later batch is recorded, and no more lines are
+            // read. Going on would record later lines without the failed ones (a smaller batch may fit where a larger
+            // one did not), so a retry would put them in the log in another order than observed.
             if recorded.isHalted { break }
             if let problem = reader?.problemWithLastLine {
                 report.reject(unreadableLine: index + 1, problem)
