@@ -10,6 +10,8 @@ public enum PaymentRejection: Error, Sendable, Hashable, CustomStringConvertible
     /// What went wrong and what to do.
     public var description: String {
         switch self {
+        case .unknownPayment(let id) where id.isEmpty:
+            return "The payment id is empty: give the payment's id (1–128 printable ASCII characters)."
         case .unknownPayment(let id):
             return "No payment \(id) is recorded. Record its request first (kind \"request\" / `paylog request`), or check the id."
         case .alreadySucceeded(let id, let status):

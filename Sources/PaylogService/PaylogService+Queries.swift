@@ -142,8 +142,14 @@ extension PaylogService {
     }
 
     static func allowOnly(_ names: Set<String>, in query: Parameters) throws(ServiceError) {
-        for (name, _) in query where !names.contains(String(name)) {
-            throw .invalidParameter(String(name), "is not a parameter of this endpoint (known: \(names.sorted().joined(separator: ", ")))")
+        var seen: Set<Substring> = []
+        for (name, _) in query {
+            guard names.contains(String(name)) else {
+                throw .invalidParameter(String(name), "is not a parameter of this endpoint (known: \(names.sorted().joined(separator: ", ")))")
+            }
+            // Only the first of a repeated parameter would be read: `status=failed&status=completed` listed the
+            // failed payments alone, without a word.
+            guard seen.insert(name).inserted else { throw .invalidParameter(String(name), "is given more than once") }
         }
     }
 

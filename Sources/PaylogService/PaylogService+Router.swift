@@ -33,18 +33,30 @@ extension PaylogService {
         ]
         // The table lets the error middleware answer 405 (with `Allow`) for a known path asked with a method it is
         // not served with, and 404 only for paths no route serves.
-        // Every GET is served for HEAD too (RFC 9110 §9.3.2: health checks and proxies send HEAD), without a body.
+        // Every GET that only reads is served for HEAD too (RFC 9110 §9.3.2: health checks and proxies send HEAD),
+        // without a body. Not Square's web callback: its GET records the callback, and a HEAD (a link previewer,
+        // a proxy) must not, or Square's own GET then finds the state used.
+        let headless: Set<String> = ["/v1/callbacks/square"]
         var table = RouteTable()
         for route in routes {
             table.add(route.method, route.path)
-            if route.method == .get { table.add(.head, route.path) }
+            if route.method == .get && !headless.contains(route.path) { table.add(.head, route.path) }
         }
-        let router = Router(context: PaylogRequestContext.self, options: .autoGenerateHeadEndpoints)
+        let router = Router(context: PaylogRequestContext.self)
         // Middleware before the routes (a route is built with the middleware added before it).
         router.add(middleware: RequestMetricsMiddleware(metrics: metrics))
         router.add(middleware: ErrorMiddleware(routes: table))
         router.add(middleware: AuthenticationMiddleware(keys: keys))
-        for route in routes { router.on(RouterPath(route.path), method: route.method, use: route.handler) }
+        for route in routes {
+            router.on(RouterPath(route.path), method: route.method, use: route.handler)
+            if route.method == .get && !headless.contains(route.path) {
+                let get = route.handler
+                router.on(RouterPath(route.path), method: .head) { request, context in
+                    let response = try await get(request, context)
+                    return Response(status: response.status, headers: response.headers, body: .init())
+                }
+            }
+        }
         return router
     }
 

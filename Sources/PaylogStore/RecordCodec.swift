@@ -279,11 +279,13 @@ enum RecordCodec {
 
     /// True when `stored` carries the same caller-supplied content as `event` in `streamID`. Tags are compared
     /// only when both declare them: an event recorded before log format 5 declared none, and the same event
-    /// appended again by a newer appender (a retry across an upgrade) is the same event.
+    /// appended again by a newer appender (a retry across an upgrade) is the same event. The actor (who recorded
+    /// it) is not compared: the same observation recorded through two channels at once (`paylog ingest` and the
+    /// server, say) is one event, the first recorder's, not a conflict.
     static func sameContent(_ stored: RecordedEvent, _ event: NewEvent, streamID: String) throws(EventStoreError) -> Bool {
         guard stored.streamID == streamID, stored.type == event.type, stored.schemaVersion == event.schemaVersion,
               stored.observedAt == event.observedAt, stored.correlationID == event.correlationID,
-              stored.causationID == event.causationID, stored.actor == event.actor,
+              stored.causationID == event.causationID,
               stored.tags == nil || event.tags == nil || stored.tags == event.tags
         else { return false }
         return try stored.payload == event.payload

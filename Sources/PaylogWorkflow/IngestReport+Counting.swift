@@ -41,7 +41,15 @@ extension IngestReport {
         if line.isEmpty { return nil }
         lines += 1
         do {
-            return try Observation.parse(line, defaultKind: defaultKind)
+            let observation = try Observation.parse(line, defaultKind: defaultKind)
+            // A provider's report (`paylog reconcile`, `POST /v1/reconciliations`) holds report lines only: a line
+            // of another kind there (a `fail`, a `request`) would change payments a report cannot speak for.
+            if defaultKind == "reconcile", !observation.isReconcile {
+                reject(line: number, "a report line must be a reconcile observation (no \"kind\", or \"reconcile\"), "
+                    + "not \"\(observation.kindName)\": record other observations with paylog ingest")
+                return nil
+            }
+            return observation
         } catch {
             reject(line: number, error.description)
             return nil

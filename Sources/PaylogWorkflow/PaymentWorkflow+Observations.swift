@@ -175,17 +175,27 @@ extension PaymentWorkflow {
     }
 
     /// Finds the payment a report line belongs to and how it matched.
+    /// A key that routes to another provider's payment is passed over: a report speaks only for its provider's
+    /// payments (a SumUp line whose `foreign_tx_id` equals a Square payment's state reconciled that payment).
     func routeReport(_ line: ReconciliationLine, reading: some PaymentReading) throws(WorkflowError) -> (String, String) {
+        var otherProviders: [String] = []
         for key in line.matchKeys {
             let prefix = switch key.name {
             case "client_transaction_id": "ctx:"
             case "transaction_code": "tx:"
             default: "ref:"
             }
-            if let found = try? reading.route(prefix + key.value) { return (found, key.name) }
+            guard let found = try? reading.route(prefix + key.value) else { continue }
+            if let provider = (try? reading.payment(found))??.provider, provider != line.provider {
+                otherProviders.append("\(key.name) names \(provider.rawValue) payment \(found)")
+                continue
+            }
+            return (found, key.name)
         }
         let keys = line.matchKeys.map { "\($0.name) \"\($0.value)\"" }.joined(separator: ", ")
-        throw .unroutable("the \(line.provider.rawValue) report line with \(keys)")
+        let passedOver = otherProviders.isEmpty
+            ? "" : "; \(otherProviders.joined(separator: ", ")), and a report is matched only to its own provider's payments"
+        throw .unroutable("the \(line.provider.rawValue) report line with \(keys)\(passedOver)")
     }
 
     /// The first value of query item `name` in `url`, read as the providers' adapters read it

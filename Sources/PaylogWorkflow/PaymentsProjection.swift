@@ -185,7 +185,9 @@ public struct PaymentsProjection: StreamFoldingProjection {
 
     /// The stored payment under `key`, or nil.
     static func load(_ key: [UInt8], _ txn: borrowing Transaction, _ databases: ProjectionDatabases) throws -> Payment? {
-        try txn.withValue(for: key, in: databases["payments"]) { bytes in
+        // No payment has an empty id, and LMDB refuses an empty key (MDB_BAD_VALSIZE, reported as damage).
+        guard !key.isEmpty else { return nil }
+        return try txn.withValue(for: key, in: databases["payments"]) { bytes in
             try bytes.map { bytes throws(PaymentCodecError) in
                 try PaymentCodec.decode(bytes, id: String(decoding: key, as: UTF8.self))
             }

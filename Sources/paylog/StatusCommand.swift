@@ -23,7 +23,7 @@ struct StatusCommand: ParsableCommand {
         defer { store.close() }
         if let payment {
             guard let found = try PaymentsProjection.payment(payment, in: store) else {
-                throw CLIError("No payment \(payment) in the store at \(store.path).")
+                throw CLIError(payment.isEmpty ? "The payment id is empty: give the payment's id, or none to list the payments." : "No payment \(payment) in the store at \(store.path).")
             }
             if json { print(try JSONText.encode(PaymentJSON.object(found))) } else {
                 print(Output.table(Output.statusHeader, [Output.statusRow(found)]))

@@ -15,6 +15,12 @@ struct CommandErrorTests {
         let unknown = try PaylogProcess.run(["stream", "nobody"] + store)
         #expect(unknown.status == 1)
         #expect(unknown.stderr.contains("No stream nobody") && !unknown.stderr.contains("Usage:"))
+        for command in [["switch", ""], ["fail", "", "--reason", "x"], ["status", ""]] {
+            let result = try PaylogProcess.run(command + store)
+            #expect(result.status == 1, "\(command)")
+            #expect(result.stderr.contains("The payment id is empty"), "\(command): \(result.stderr)")
+            #expect(!result.stderr.contains("damaged") && !result.stderr.contains("MDB_"))
+        }
         for command in [["audit", "nobody"], ["replay", "--payment", "nobody"]] {
             let result = try PaylogProcess.run(command + store)
             #expect(result.status == 1)

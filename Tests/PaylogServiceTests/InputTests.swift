@@ -74,6 +74,7 @@ struct InputTests {
                 ("/v1/payments?from=soon", "from"), ("/v1/payments?colour=red", "colour"), ("/v1/findings?severity=bad", "severity"),
                 ("/v1/analytics?from=x", "from"), ("/v1/payments?cursor=", "cursor"),
                 ("/v1/findings?cursor=" + String(repeating: "c", count: 600), "cursor"), ("/v1/payments/p1/replay?at=never", "at"),
+                ("/v1/payments?status=failed&status=completed", "status"), ("/v1/analytics?to=2026-11-21&to=2026-11-24", "to"),
             ] {
                 let reply = try await client.send(.get, uri, key: "read")
                 #expect(reply.status == 400, "\(uri)")

@@ -104,4 +104,20 @@ struct SquareWebCallbackTests {
             #expect(try harness.eventCount() == before)
         }
     }
+
+    @Test("HEAD on the callback records nothing (405): a link previewer must not use up Square's state")
+    func headRecordsNothing() async throws {
+        let harness = try ServiceHarness()
+        try await harness.run { client in
+            let created = try await client.send(.post, "/v1/payments", key: "ingest", body: Samples.squareBuild("p1"))
+            let state = try #require(created.json["reference"] as? String)
+            let before = try harness.eventCount()
+            let head = try await client.send(.head, Self.callbackURI(state: state))
+            #expect(head.status == 405)
+            #expect(head.headers[.allow] == "GET")
+            #expect(try harness.eventCount() == before)
+            #expect(try await client.send(.get, Self.callbackURI(state: state)).status == 200)
+            #expect(try harness.eventCount() == before + 1)
+        }
+    }
 }

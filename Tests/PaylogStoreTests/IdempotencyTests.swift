@@ -29,6 +29,24 @@ struct IdempotencyTests {
         store.close()
     }
 
+    @Test("the same event recorded by another actor (the CLI and the server at once) is the first one's, not a conflict")
+    func otherActor() async throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        let store = try EventStore(path: dir.path)
+        defer { store.close() }
+        let id = UUID()
+        let first = StoreFixtures.event("Requested", "original", id: id)
+        _ = try await store.append([first], to: "pay")
+        let other = NewEvent(
+            id: id, type: first.type, payload: try first.payload, observedAt: first.observedAt,
+            correlationID: first.correlationID, causationID: first.causationID, actor: "http")
+        let again = try await store.append([other], to: "pay")
+        #expect(again.wasAlreadyRecorded)
+        #expect(try store.lastPosition() == 1)
+        #expect(try store.event(at: 1)?.actor == "test")
+    }
+
     @Test("the same id with different content is an error and writes nothing")
     func sameIDDifferentContent() async throws {
         let dir = TemporaryDirectory()
