@@ -44,7 +44,7 @@ extension PaylogService {
         }
         let router = Router(context: PaylogRequestContext.self)
         // Middleware before the routes (a route is built with the middleware added before it).
-        router.add(middleware: RequestMetricsMiddleware(metrics: metrics))
+        router.add(middleware: RequestMetricsMiddleware(metrics: metrics, routes: table))
         router.add(middleware: ErrorMiddleware(routes: table))
         router.add(middleware: AuthenticationMiddleware(keys: keys))
         for route in routes {

@@ -6,14 +6,19 @@ import Hummingbird
 struct RequestMetricsMiddleware: RouterMiddleware {
     typealias Context = PaylogRequestContext
     let metrics: ServiceMetrics
+    /// The routes, to name the template of a path answered before any route ran (a 405).
+    let routes: RouteTable
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         let start = DispatchTime.now().uptimeNanoseconds
         let response = try await next(request, context)
         let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+        // A path served only with other methods gets its 405 from the error middleware, before a route ran, and
+        // the router names it "NotFound": count it under its route's template instead.
+        let matched = context.endpointPath.flatMap { $0 == "NotFound" ? nil : $0 }
         metrics.request(
-            route: context.endpointPath ?? "unmatched", method: request.method.rawValue, status: response.status.code,
-            seconds: seconds)
+            route: matched ?? routes.template(for: request.uri.path) ?? "unmatched", method: request.method.rawValue,
+            status: response.status.code, seconds: seconds)
         return response
     }
 }

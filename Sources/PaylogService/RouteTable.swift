@@ -23,6 +23,14 @@ struct RouteTable: Sendable {
         return methods
     }
 
+    /// The template of the route that matches `path` whatever its method, as the router names it (`/v1/payments/{id}`),
+    /// or nil when none does: how a 405 is counted under its route.
+    func template(for path: String) -> String? {
+        let segments = path.split(separator: "/")
+        guard let route = routes.first(where: { RouteTable.matches($0.segments, segments) }) else { return nil }
+        return "/" + route.segments.map { $0.hasPrefix(":") ? "{\($0.dropFirst())}" : String($0) }.joined(separator: "/")
+    }
+
     private static func matches(_ pattern: [Substring], _ segments: [Substring]) -> Bool {
         guard pattern.count == segments.count else { return false }
         return zip(pattern, segments).allSatisfy { pattern, segment in pattern.hasPrefix(":") || pattern == segment }

@@ -20,6 +20,7 @@ struct DemoCommand: AsyncParsableCommand {
         let plan = try day.plan()
         let workflow = try storeOptions.workflow(actor: "demo")
         defer { workflow.store.close() }
+        try Self.refuseAnotherDay(plan.lines.first, in: workflow.store, path: storeOptions.resolvedPath)
         print("Recording \(plan.lines.count) observations of \(payments) payments into \(workflow.store.path) …")
         let report = await workflow.ingest(lines: plan.lines)
         print("ingest: \(report.accepted) accepted, \(report.rejected) rejected, \(report.eventsAppended) events appended")
@@ -50,5 +51,20 @@ struct DemoCommand: AsyncParsableCommand {
         let replay = try LogReplay.run(workflow.store)
         try ReplayOutput.print(replay, json: false)
         if let example = late.first { print("Try: paylog status \(example) --store \(storeOptions.resolvedPath)") }
+    }
+
+    /// Fails when the store already holds a demo day other than this one: its first payment's first request is not
+    /// this day's. Recording a second day into it would mix two days' events into the same payment ids (another
+    /// `--seed` or `--payments`), where running the same day again appends nothing.
+    static func refuseAnotherDay(_ firstLine: String?, in store: EventStore, path: String) throws {
+        guard try store.lastPosition() > 0, let firstLine,
+            case .request(let payment, _, let url, _)? = try? Observation.parse(firstLine)
+        else { return }
+        let recorded = try store.readStream(payment, limit: 1).first.flatMap { try? EventCodec.decode($0) }
+        if case .requested(let requested)? = recorded, requested.launchURL == url { return }
+        throw CLIError(
+            "The store at \(path) already holds another log (another demo day, --seed or --payments, or real "
+                + "payments): recording this day into it would mix two days' events under the same payment ids. "
+                + "Run the demo on a new --store.")
     }
 }

@@ -40,4 +40,19 @@ struct CommandErrorTests {
         let day = try PaylogProcess.run(["analytics", "--from", "2000-01-01", "--to", "2999-12-31", "--format", "csv"] + store)
         #expect(day.status == 0 && day.stdout.hasPrefix("day,provider,currency"))
     }
+
+    @Test("demo refuses a store holding another day; the same day again appends nothing")
+    func demoOtherDay() throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        let store = ["--store", dir.path]
+        #expect(try PaylogProcess.run(["demo", "--payments", "20"] + store).status == 0)
+        let head = try PaylogProcess.run(["verify", "--json"] + store).stdout
+        let other = try PaylogProcess.run(["demo", "--payments", "20", "--seed", "3"] + store)
+        #expect(other.status == 1)
+        #expect(other.stderr.contains("already holds another log"), "\(other.stderr)")
+        #expect(try PaylogProcess.run(["verify", "--json"] + store).stdout == head, "nothing was recorded")
+        let same = try PaylogProcess.run(["demo", "--payments", "20"] + store)
+        #expect(same.status == 0 && same.stdout.contains("0 events appended"), "\(same.stdout)")
+    }
 }

@@ -89,12 +89,17 @@ struct ReadEndpointTests {
             _ = try await client.send(.post, "/v1/payments", key: "ingest", body: #"{"payment":"s9","url":"sumupmerchant://pay/1.0?amount=10.00&currency=EUR&affiliate-key=AK&title=\#(long)&foreign-tx-id=z9&callbacksuccess=a%3A%2F%2Fb&callbackfail=a%3A%2F%2Fc"}"#)
             let ready = try await client.send(.get, "/ready")
             #expect(ready.json["events"] as? Int == 2)
+            _ = try await client.send(.delete, "/v1/payments/p1", key: "read")
+            _ = try await client.send(.get, "/v1/nowhere", key: "read")
             let metrics = try await client.send(.get, "/metrics")
             #expect(metrics.status == 200)
             #expect(metrics.headers[.contentType]?.hasPrefix("text/plain") == true)
             let text = metrics.body
             #expect(text.contains(#"paylog_http_requests_total{route="/v1/payments",method="POST",status="201"} 2"#))
             #expect(text.contains(#"paylog_http_requests_total{route="/v1/payments/{id}",method="GET",status="401"} 1"#))
+            // A 405 is counted under the route it names; a path no route serves under "unmatched".
+            #expect(text.contains(#"paylog_http_requests_total{route="/v1/payments/{id}",method="DELETE",status="405"} 1"#), "\(text)")
+            #expect(text.contains(#"paylog_http_requests_total{route="unmatched",method="GET",status="404"} 1"#), "\(text)")
             #expect(text.contains(#"paylog_events_appended_total{endpoint="payments"} 2"#))
             #expect(text.contains("paylog_group_commit_size_count 2"))
             #expect(text.contains(#"paylog_projection_lag_events{projection="payments"} 0"#))
