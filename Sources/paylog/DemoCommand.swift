@@ -15,6 +15,13 @@ struct DemoCommand: AsyncParsableCommand {
     @Option(help: "How many payments the day has.") var payments: Int = 300
     @Option(help: "The seed of the day.") var seed: UInt64 = 2026
 
+    func validate() throws {
+        // A day's lines are planned in memory before anything is recorded: a bound keeps a typo from running for hours.
+        guard (0...1_000_000).contains(payments) else {
+            throw ValidationError("--payments must be from 0 to 1000000 (got \(payments)).")
+        }
+    }
+
     func run() async throws {
         let day = DemoDay(payments: payments, seed: seed)
         let plan = try day.plan()

@@ -32,6 +32,7 @@ struct CommandErrorTests {
             (["analytics", "--to", "2026-11-21T00:00:00Z"], "--to \"2026-11-21T00:00:00Z\" is not a day"),
             (["switch", "pay-0001", "--at", "yesterday"], "--at yesterday is not an RFC 3339 time"),
             (["log", "--limit", "0"], "--limit must be at least 1 (got 0)"),
+            (["demo", "--payments", "1000000000000"], "--payments must be from 0 to 1000000"),
         ] {
             let result = try PaylogProcess.run(arguments + store)
             #expect(result.status == 64, "\(arguments)")
