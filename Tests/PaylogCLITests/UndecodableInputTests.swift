@@ -31,7 +31,8 @@ struct UndecodableInputTests {
         #expect(report["accepted"] as? Int == 1, "the app switch with 7 fractional digits is recorded")
         let errors = report["errors"] as? [[String: Any]] ?? []
         #expect(errors.map { $0["line"] as? Int } == [1, 2])
-        #expect((errors.first?["message"] as? String ?? "").contains("not valid UTF-8 (byte 0xE4 at column 96)"))
+        let message = errors.first?["message"] as? String
+        #expect(message?.contains("not valid UTF-8 (byte 0xE4 at column 96)") == true, "\(errors)")
         let exported = try PaylogProcess.run(["export"] + store).stdout
         #expect(exported.contains("\"type\":\"Requested\"") && !exported.contains("CallbackReceived"), "no callback was recorded")
         #expect(try PaylogProcess.run(["stream", "p1", "--json"] + store).stdout.contains("AppSwitched"))

@@ -34,7 +34,8 @@ struct InputTests {
             #expect(reply.json["rejected"] as? Int == 1)
             let errors = reply.json["errors"] as? [[String: Any]] ?? []
             #expect(errors.first?["line"] as? Int == 2)
-            #expect((errors.first?["message"] as? String ?? "").contains("not valid UTF-8 (byte 0xE9"))
+            let message = errors.first?["message"] as? String
+            #expect(message?.contains("not valid UTF-8 (byte 0xE9") == true, "\(errors)")
             #expect(try harness.eventCount() == 1)
         }
     }
