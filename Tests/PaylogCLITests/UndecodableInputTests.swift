@@ -32,7 +32,7 @@ struct UndecodableInputTests {
         let errors = report["errors"] as? [[String: Any]] ?? []
         #expect(errors.map { $0["line"] as? Int } == [1, 2])
         let message = errors.first?["message"] as? String
-        #expect(message?.contains("not valid UTF-8 (byte 0xE4 at column 96)") == true, "\(errors)")
+        #expect(message?.contains("not valid UTF-8 (byte 0xE4 at column 118)") == true, "\(errors)")
         let exported = try PaylogProcess.run(["export"] + store).stdout
         #expect(exported.contains("\"type\":\"Requested\"") && !exported.contains("CallbackReceived"), "no callback was recorded")
         #expect(try PaylogProcess.run(["stream", "p1", "--json"] + store).stdout.contains("AppSwitched"))
