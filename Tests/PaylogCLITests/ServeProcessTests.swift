@@ -14,10 +14,7 @@ struct ServeProcessTests {
         let directory = TemporaryDirectory("paylog-serve")
         defer { directory.remove() }
         let store = directory.path + "/store"
-        let added = try PaylogProcess.run(["keys", "add", "--store", store, "--name", "pos", "--scopes", "ingest,read", "--json"])
-        #expect(added.status == 0)
-        let key = try #require(try PaylogProcess.jsonObject(added.stdout)["key"] as? String)
-        #expect(try PaylogProcess.jsonObject(added.stdout)["scopes"] as? [String] == ["ingest", "read"])
+        let key = try Self.addKey(store: store, scopes: "ingest,read")
 
         let (server, port) = try Self.start(["serve", "--store", store, "--port", "0"])
         defer { if server.isRunning { server.terminate() } }
@@ -55,8 +52,7 @@ struct ServeProcessTests {
         let directory = TemporaryDirectory("paylog-serve")
         defer { directory.remove() }
         let store = directory.path + "/store"
-        let added = try PaylogProcess.run(["keys", "add", "--store", store, "--name", "pos", "--scopes", "ingest", "--json"])
-        let key = try #require(try PaylogProcess.jsonObject(added.stdout)["key"] as? String)
+        let key = try Self.addKey(store: store, scopes: "ingest")
         let config = directory.path + "/serve.json"
         try #"{"port":0,"store":"\#(store)","request_timeout_seconds":1,"idle_timeout_seconds":60}"#
             .write(toFile: config, atomically: true, encoding: .utf8)
@@ -78,6 +74,16 @@ struct ServeProcessTests {
         #expect(refused.hasPrefix("HTTP/1.1 400"), "\(refused)")
         #expect(refused.contains("malformed_body"))
         #expect(try await Self.request("http://127.0.0.1:\(port)/health").status == 200)
+    }
+
+    /// Adds a key named `pos` with `scopes` to `store` through `paylog keys add`, checks the answer, and returns
+    /// the key.
+    static func addKey(store: String, scopes: String) throws -> String {
+        let added = try PaylogProcess.run(["keys", "add", "--store", store, "--name", "pos", "--scopes", scopes, "--json"])
+        #expect(added.status == 0, "\(added.stderr)")
+        let answer = try PaylogProcess.jsonObject(added.stdout)
+        #expect(answer["scopes"] as? [String] == scopes.split(separator: ",").map(String.init))
+        return try #require(answer["key"] as? String)
     }
 
     /// Sends `request` over a new TCP connection to the server on `port` and returns the first answer read (waiting at

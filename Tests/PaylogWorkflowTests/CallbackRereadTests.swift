@@ -15,19 +15,15 @@ struct CallbackRereadTests {
 
     /// Records `lines` in a fresh store and returns the status of each payment named, and the store's findings.
     static func record(_ lines: [String], payments: [String]) async throws -> (status: [String: String], findings: [Finding]) {
-        let dir = TemporaryDirectory()
-        defer { dir.remove() }
-        let workflow = PaymentWorkflow(store: try PaymentWorkflow.openStore(at: dir.path), actor: "t")
-        defer { workflow.store.close() }
-        let report = await workflow.ingest(lines: lines)
-        #expect(report.rejected == 0, "\(report.errors)")
-        var status: [String: String] = [:]
-        var findings: [Finding] = []
-        for id in payments {
-            status[id] = try PaymentsProjection.payment(id, in: workflow.store)?.status.rawValue
-            findings += try PaymentAudit.entries(of: id, in: workflow.store).flatMap(\.findings)
+        try await RecordedDay.with(lines) { workflow in
+            var status: [String: String] = [:]
+            var findings: [Finding] = []
+            for id in payments {
+                status[id] = try PaymentsProjection.payment(id, in: workflow.store)?.status.rawValue
+                findings += try PaymentAudit.entries(of: id, in: workflow.store).flatMap(\.findings)
+            }
+            return (status, findings)
         }
-        return (status, findings)
     }
 
     @Test("iZettle callbacks on the shop's own x-success, and v3 success callbacks, complete the payment")

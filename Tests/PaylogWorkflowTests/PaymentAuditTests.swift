@@ -16,13 +16,9 @@ struct PaymentAuditTests {
     }
 
     static func lateNotes(_ lines: [String]) async throws -> [String] {
-        let dir = TemporaryDirectory()
-        defer { dir.remove() }
-        let workflow = PaymentWorkflow(store: try PaymentWorkflow.openStore(at: dir.path), actor: "t")
-        defer { workflow.store.close() }
-        let report = await workflow.ingest(lines: lines)
-        #expect(report.rejected == 0, "\(report.errors)")
-        return try PaymentAudit.entries(of: "p1", in: workflow.store).flatMap(\.notes).filter { $0.hasPrefix("LATE") }
+        try await RecordedDay.with(lines) { workflow in
+            try PaymentAudit.entries(of: "p1", in: workflow.store).flatMap(\.notes).filter { $0.hasPrefix("LATE") }
+        }
     }
 
     @Test("a callback observed after the failure is late; one observed before it, but recorded after, says so")

@@ -20,15 +20,11 @@ struct PaymentEvolveOrderTests {
     }
 
     static func payments(_ lines: [String]) async throws -> (store: [String: Payment], cells: [AnalyticsCell]) {
-        let dir = TemporaryDirectory()
-        defer { dir.remove() }
-        let workflow = PaymentWorkflow(store: try PaymentWorkflow.openStore(at: dir.path), actor: "t")
-        defer { workflow.store.close() }
-        let report = await workflow.ingest(lines: lines)
-        #expect(report.rejected == 0, "\(report.errors)")
-        var payments: [String: Payment] = [:]
-        for payment in try PaymentsProjection.payments(in: workflow.store) { payments[payment.id] = payment }
-        return (payments, try Analytics.cells(in: workflow.store))
+        try await RecordedDay.with(lines) { workflow in
+            var payments: [String: Payment] = [:]
+            for payment in try PaymentsProjection.payments(in: workflow.store) { payments[payment.id] = payment }
+            return (payments, try Analytics.cells(in: workflow.store))
+        }
     }
 
     @Test("the first callback time is the earliest observed, whatever order the callbacks were recorded in")
