@@ -84,34 +84,13 @@ public struct LineReader: Sequence, IteratorProtocol {
     /// Where `bytes`, which are not valid UTF-8, first go wrong: the byte and its 1-based column, as the reason a
     /// line is rejected.
     public static func utf8Problem(in bytes: UnsafeRawBufferPointer) -> String {
-        // The longest valid prefix: decoding stops being valid at the first bad sequence.
-        var valid = 0
+        // The longest valid prefix: the scalars parsed before the first bad sequence.
+        var parser = Unicode.UTF8.ForwardParser()
         var iterator = bytes.makeIterator()
-        var decoder = UTF8()
-        var offset = 0
-        loop: while true {
-            let before = offset
-            var counted = CountingIterator(base: iterator)
-            switch decoder.decode(&counted) {
-            case .scalarValue: offset += counted.count; valid = offset
-            case .emptyInput: break loop
-            case .error: offset = before; break loop
-            }
-            iterator = counted.base
-        }
+        var valid = 0
+        while case .valid(let scalar) = parser.parseScalar(from: &iterator) { valid += scalar.count }
         let bad = valid < bytes.count ? bytes[valid] : 0
         return "not valid UTF-8 (byte 0x\(String(bad, radix: 16, uppercase: true)) at column \(valid + 1)): "
             + "JSON Lines must be UTF-8, and paylog records text only as received, never repaired"
-    }
-
-    /// Counts the bytes a decoder takes.
-    private struct CountingIterator: IteratorProtocol {
-        var base: UnsafeRawBufferPointer.Iterator
-        var count = 0
-        mutating func next() -> UInt8? {
-            guard let byte = base.next() else { return nil }
-            count += 1
-            return byte
-        }
     }
 }

@@ -10,14 +10,15 @@ public enum LogReplay {
     public static func run(_ store: EventStore, progress: (UInt64, UInt64) -> Void = { _, _ in }) throws -> ReplayReport {
         var judge = EvidenceJudge()
         var findings: [Finding] = []
-        var tagDifferences: [ViewDifference] = []
+        // Where the store's own indexes (`tag-index`, `versions`) disagree with the log, found while replaying it.
+        var logDifferences: [ViewDifference] = []
         let chain = try store.verifyChain()
         let payments = try store.readViews { txn, databases in try txn.count(databases["payments"]) }
         do {
             let rebuild = try ProjectionRebuild.run(store, eachEvent: { event in
                 let decoded = try EventCodec.decode(event)
                 if let declared = event.tags, declared != decoded.routingKeys {
-                    tagDifferences.append(ViewDifference(
+                    logDifferences.append(ViewDifference(
                         database: "tag-index", key: "position \(event.position)",
                         kind: "declares \(declared) where its payload gives \(decoded.routingKeys)"))
                 }
@@ -25,7 +26,7 @@ public enum LogReplay {
                 // give this event for its stream and version.
                 let indexed = try store.indexedPosition(of: event.streamID, version: event.version)
                 if indexed != event.position {
-                    tagDifferences.append(ViewDifference(
+                    logDifferences.append(ViewDifference(
                         database: "versions", key: "\(event.streamID) v\(event.version)",
                         kind: indexed.map { "gives position \($0) where the event is at \(event.position)" }
                             ?? "has no entry for the event at position \(event.position)"))
@@ -34,13 +35,13 @@ public enum LogReplay {
             }, progress: progress)
             let entries = try store.streamIndexEntryCount()
             if entries != rebuild.events {
-                tagDifferences.append(ViewDifference(
+                logDifferences.append(ViewDifference(
                     database: "versions", key: "all streams",
                     kind: "holds \(entries) positions for \(rebuild.events) events"))
             }
             return ReplayReport(
-                events: rebuild.events, payments: payments, differences: Array((tagDifferences + rebuild.differences).prefix(100)),
-                differenceCount: tagDifferences.count + rebuild.differenceCount, chain: chain, findings: findings,
+                events: rebuild.events, payments: payments, differences: Array((logDifferences + rebuild.differences).prefix(100)),
+                differenceCount: logDifferences.count + rebuild.differenceCount, chain: chain, findings: findings,
                 rebuildError: nil)
         } catch {
             // An event today's code cannot read: the views cannot be rebuilt. Report it, with the chain check.

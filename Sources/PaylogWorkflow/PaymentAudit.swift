@@ -45,8 +45,8 @@ public enum PaymentAudit {
             if !includePersonalData, let fields = reading {
                 shownReading = fields.filter { !personalFields.contains($0.key.lowercased()) }
                 if shownReading!.count != fields.count { notes.append("personal data hidden") }
-                if let raw = evidence, PaymentAudit.carriesPersonalData(raw) {
-                    evidence = PaymentAudit.redact(raw)
+                if let raw = evidence, case let redacted = PaymentAudit.redact(raw), redacted != raw {
+                    evidence = redacted
                     if !notes.contains("personal data hidden") { notes.append("personal data hidden") }
                 }
             }
@@ -89,7 +89,4 @@ public enum PaymentAudit {
         guard changed else { return url }
         return String(url[...question]) + items.joined(separator: "&") + String(url[fragmentStart...])
     }
-
-    /// Whether the raw URL carries a personal-data item, however its name is spelled or encoded.
-    static func carriesPersonalData(_ url: String) -> Bool { redact(url) != url }
 }

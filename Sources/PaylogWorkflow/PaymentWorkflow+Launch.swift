@@ -15,8 +15,8 @@ extension PaymentWorkflow {
         return hex(high) + hex(low)
     }
 
-    /// Builds the launch URL for `spec` (minting a reference when it has none and the app takes one), records `Requested` as built by
-    /// paylog, and returns the URL. Refuses (``WorkflowError/refusedLaunch(_:)``) a URL that would break the
+    /// Builds the launch URL for `spec` (minting a reference when it has none and the app takes one), records
+    /// `Requested` as built by paylog, and returns the URL. Refuses (``WorkflowError/refusedLaunch(_:)``) a URL that would break the
     /// provider's contract, before anything is recorded.
     ///
     /// A retry is recognised: without a given reference, the payment's earlier references are tried first, and one
@@ -28,6 +28,7 @@ extension PaymentWorkflow {
     /// payment's callback by naming its reference.
     public func requestLaunch(_ spec: LaunchSpec, observedAt: Timestamp) async throws(WorkflowError) -> LaunchOutcome {
         var spec = spec
+        if spec.provider == .izettle && spec.title == nil { spec.title = "Payment \(spec.paymentID.rawValue)" }
         if let given = spec.reference, let owner = try? route("ref:\(given)"), owner != spec.paymentID.rawValue {
             throw .refusedLaunch(
                 "the reference \(given.prefix(64).debugDescription) already belongs to payment \(owner); a reference "
@@ -36,7 +37,6 @@ extension PaymentWorkflow {
         let reference = spec.reference ?? recordedReference(for: spec, observedAt: observedAt)
             ?? (PaymentWorkflow.takesReference(spec) ? PaymentWorkflow.mintReference() : nil)
         spec.reference = reference
-        if spec.provider == .izettle && spec.title == nil { spec.title = "Payment \(spec.paymentID.rawValue)" }
         let url: String
         let request: LaunchRequest
         do {
@@ -60,14 +60,14 @@ extension PaymentWorkflow {
         return declared >= minimum
     }
 
-    /// The reference of payment `spec.paymentID` whose launch URL, built from `spec` and recorded at `observedAt`,
-    /// the log already holds (the same request, sent again); nil when there is none, or it cannot be told.
+    /// The reference of payment `spec.paymentID` whose launch URL, built from `spec` (its defaults filled in) and
+    /// recorded at `observedAt`, the log already holds (the same request, sent again); nil when there is none, or it
+    /// cannot be told.
     func recordedReference(for spec: LaunchSpec, observedAt: Timestamp) -> String? {
         guard let payment = try? PaymentsProjection.payment(spec.paymentID.rawValue, in: store) else { return nil }
         for reference in payment.references.reversed() {
             var candidate = spec
             candidate.reference = reference
-            if candidate.provider == .izettle && candidate.title == nil { candidate.title = "Payment \(candidate.paymentID.rawValue)" }
             guard let url = try? Providers.buildLaunchURL(for: candidate) else { continue }
             let digest = PaymentWorkflow.identity(spec.paymentID.rawValue, kind: "request", observedAt: observedAt, evidence: url)
             if (try? store.event(id: PaymentWorkflow.eventID(digest, index: 0))) != nil { return reference }
