@@ -15,6 +15,8 @@ public enum PaymentAudit {
         var judge = EvidenceJudge()
         // When the latest failure was observed: a callback recorded after it may have been observed before it.
         var failureObservedAt: Timestamp?
+        // The report line recorded before, if any: a second, different line is a fact to look at.
+        var earlierLine: Reconciled?
         return try PaymentHistory.steps(of: paymentID, in: store).map { step in
             let (reading, findings) = judge.judge(step.event, decoded: step.decoded)
             var notes: [String] = []
@@ -33,6 +35,8 @@ public enum PaymentAudit {
                 evidence = e.reportLine
                 notes.append("matched by \(e.matchedBy)")
                 if e.amountMismatch { notes.append("AMOUNT MISMATCH with the request") }
+                if let earlier = earlierLine { notes.append(PaymentAudit.furtherLineNote(e, earlier: earlier)) }
+                earlierLine = e
             case .failed(let e):
                 notes.append("failed by \(e.source.rawValue): \(e.reason)")
                 failureObservedAt = step.event.observedAt
@@ -54,6 +58,18 @@ public enum PaymentAudit {
                 event: step.event, decoded: step.decoded, evidence: evidence, reading: shownReading, notes: notes,
                 findings: findings, state: step.state)
         }
+    }
+
+    /// The note on a report line recorded after another one for the same payment: a report exported again with a
+    /// corrected amount, or a second charge the provider reported under another transaction id.
+    static func furtherLineNote(_ line: Reconciled, earlier: Reconciled) -> String {
+        var note = "a further report line for this payment"
+        note += line.transactionID == earlier.transactionID
+            ? " with the same transaction id" : " under another transaction id (earlier \(earlier.transactionID))"
+        if line.amount != earlier.amount {
+            note += ": AMOUNT DIFFERS from the earlier line's (\(earlier.amount?.description ?? "none") → \(line.amount?.description ?? "none"))"
+        }
+        return note
     }
 
     /// The note on a callback recorded after its payment had failed. "Late" is in the order of recording; when the

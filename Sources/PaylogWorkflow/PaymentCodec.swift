@@ -1,7 +1,7 @@
 import PaylogDomain
 import PaylogStore
 
-/// The status view's compact binary encoding of a ``Payment`` (view version 6; version 5 replaced sorted-key JSON).
+/// The status view's compact binary encoding of a ``Payment`` (view version 9; version 5 replaced sorted-key JSON).
 ///
 /// Every event a rebuild applies loads its payment, evolves it and stores it again, so this encoding is in the
 /// inner loop of `paylog replay` and `paylog rebuild-views`: JSON's decode and encode were 77 % of a replay
@@ -14,8 +14,8 @@ import PaylogStore
 /// 3. `version` (varint);
 /// 4. the present optionals in declaration order: amount (zigzag minor units, currency code), strings
 ///    length-prefixed, times zigzag microseconds;
-/// 5. `references`: a count, then each length-prefixed; `callbackFingerprints`: a count, then each as 32
-///    length-prefixed bytes.
+/// 5. `references`: a count, then each length-prefixed; `callbackFingerprints`, then `reportLineFingerprints`:
+///    each a count, then each fingerprint as 32 length-prefixed bytes (the report lines' since view version 9).
 ///
 /// Format `0x01` (view version 5) also held the id and every callback's raw URL; a store opened with an older
 /// view rebuilds it from the log (the view version changed), so no row of that format is ever read.
@@ -59,7 +59,8 @@ enum PaymentCodec {
 
     /// The bytes of `payment`.
     static func encode(_ p: Payment) -> [UInt8] {
-        var w = ProtoWireWriter(capacity: 64 + p.references.count * 24 + p.callbackFingerprints.count * 33)
+        var w = ProtoWireWriter(
+            capacity: 64 + p.references.count * 24 + (p.callbackFingerprints.count + p.reportLineFingerprints.count) * 33)
         encode(p, into: &w)
         return w.bytes
     }
@@ -120,11 +121,15 @@ enum PaymentCodec {
         time(p.firstRequestedAtMicroseconds)
         w.varint(UInt64(p.references.count))
         for reference in p.references { w.string(reference) }
-        w.varint(UInt64(p.callbackFingerprints.count))
-        for fingerprint in p.callbackFingerprints {
-            w.varint(UInt64(CallbackFingerprint.byteCount))
-            fingerprint.withUnsafeBytes { w.raw($0) }
+        func fingerprints(_ list: [CallbackFingerprint]) {
+            w.varint(UInt64(list.count))
+            for fingerprint in list {
+                w.varint(UInt64(CallbackFingerprint.byteCount))
+                fingerprint.withUnsafeBytes { w.raw($0) }
+            }
         }
+        fingerprints(p.callbackFingerprints)
+        fingerprints(p.reportLineFingerprints)
     }
 
     /// The payment `id` encoded in `bytes` (the row's value; `id` is its key).
@@ -184,6 +189,7 @@ enum PaymentCodec {
         p.firstRequestedAtMicroseconds = try time(Present.firstRequestedAt)
         p.references = try list(&r)
         p.callbackFingerprints = try fingerprints(&r)
+        p.reportLineFingerprints = try fingerprints(&r)
         p.lastCallbackSucceeded = has(Present.lastCallbackSucceeded) ? flags & Flag.lastCallbackSucceeded != 0 : nil
         p.hadLateCallback = flags & Flag.hadLateCallback != 0
         p.hadContradictingCallbacks = flags & Flag.hadContradictingCallbacks != 0
@@ -204,7 +210,7 @@ enum PaymentCodec {
         items.reserveCapacity(Int(min(count, 1024)))
         for _ in 0..<count {
             guard let fingerprint = CallbackFingerprint(bytes: try r.lengthDelimited()) else {
-                throw Failure(reason: "a callback fingerprint is not \(CallbackFingerprint.byteCount) bytes")
+                throw Failure(reason: "a fingerprint is not \(CallbackFingerprint.byteCount) bytes")
             }
             items.append(fingerprint)
         }

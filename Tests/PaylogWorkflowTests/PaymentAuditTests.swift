@@ -1,4 +1,5 @@
 import Foundation
+import PaylogDomain
 import PaylogStore
 import PaylogWorkflow
 import Testing
@@ -29,6 +30,45 @@ struct PaymentAuditTests {
         #expect(before.count == 1)
         #expect(before.first?.contains("observed at 2026-11-21T09:00:31.000000Z, before the failure") == true)
         #expect(before.first?.contains("may have been premature") == true)
+    }
+}
+
+/// A report line for a payment another line had reconciled: recorded (its amount is evidence), noted in the audit,
+/// and the same line again recognised.
+@Suite("Payment audit: further report lines")
+struct PaymentAuditReportLineTests {
+    static func line(_ tx: String, minor: Int) -> String {
+        #"{"kind":"reconcile","at":"2026-11-22T08:00:00Z","provider":"sumup","transaction_id":"\#(tx)","foreign_tx_id":"ref-p1","amount_minor":\#(minor),"currency":"EUR"}"#
+    }
+
+    @Test("a second line with the same transaction id and another amount is recorded and noted; repeats append nothing")
+    func furtherLine() async throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        let workflow = PaymentWorkflow(store: try PaymentWorkflow.openStore(at: dir.path), actor: "t")
+        defer { workflow.store.close() }
+        let day = await workflow.ingest(lines: [PaymentAuditTests.request, PaymentAuditTests.callback(at: "2026-11-21T09:01:00Z")])
+        #expect(day.rejected == 0, "\(day.errors)")
+        do {
+            let first = await workflow.ingest(lines: [Self.line("TX1", minor: 1_000)], defaultKind: "reconcile")
+            #expect(first.eventsAppended == 1, "\(first.errors)")
+            let again = await workflow.ingest(
+                lines: [Self.line("TX1", minor: 1_000), Self.line("TX1", minor: 10_000), Self.line("TX2", minor: 1_000),
+                        Self.line("TX1", minor: 10_000)],
+                defaultKind: "reconcile")
+            #expect(again.accepted == 4 && again.eventsAppended == 2, "\(again.errors)")
+            let notes = try PaymentAudit.entries(of: "p1", in: workflow.store).filter { $0.event.type == "Reconciled" }.map(\.notes)
+            #expect(notes.count == 3)
+            #expect(notes.first?.contains { $0.hasPrefix("a further report line") } == false)
+            #expect(notes.dropFirst().first?.contains(
+                "a further report line for this payment with the same transaction id: AMOUNT DIFFERS from the earlier line's (10.00 EUR → 100.00 EUR)") == true,
+                "\(notes)")
+            #expect(notes.last?.contains {
+                $0.hasPrefix("a further report line for this payment under another transaction id (earlier TX1): AMOUNT DIFFERS")
+            } == true, "\(notes)")
+            let payment = try #require(try PaymentsProjection.payment("p1", in: workflow.store))
+            #expect(payment.status == .reconciled && payment.transactionID == "TX2" && payment.hadAmountMismatch)
+        }
     }
 }
 

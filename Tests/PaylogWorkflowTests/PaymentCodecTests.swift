@@ -30,6 +30,9 @@ struct PaymentCodecTests {
         p.callbackFingerprints = (0..<Int.random(in: 0...4, using: &rng)).map { _ in
             CallbackFingerprint(rawURL: "myshop://cb?" + text(200))
         }
+        p.reportLineFingerprints = (0..<Int.random(in: 0...3, using: &rng)).map { _ in
+            CallbackFingerprint(reportLine: #"{"kind":"reconcile","transaction_id":""# + text(20) + "\"}")
+        }
         p.lastCallbackSucceeded = maybe { Bool.random(using: &rng) }
         p.offlineExpiresAtMicroseconds = maybe { Int64.random(in: .min ... .max, using: &rng) }
         p.hadLateCallback = Bool.random(using: &rng)
@@ -63,6 +66,7 @@ struct PaymentCodecTests {
             #expect(try Self.decode(bytes, id: payment.id) == payment)
             var copy = payment
             copy.callbackFingerprints = payment.callbackFingerprints.map { $0.bytes.withUnsafeBytes { CallbackFingerprint(bytes: $0)! } }
+            copy.reportLineFingerprints = payment.reportLineFingerprints.map { $0.bytes.withUnsafeBytes { CallbackFingerprint(bytes: $0)! } }
             #expect(PaymentCodec.encode(copy) == bytes)
             // The id is the row's key, not part of the value.
             copy.id = "other"
@@ -81,7 +85,7 @@ struct PaymentCodecTests {
         var rng = SplitMix64(seed: 6)
         let payment = try Self.randomPayment(&rng)
         var changes: [Payment] = []
-        for change in 0..<6 {
+        for change in 0..<7 {
             var other = payment
             switch change {
             case 0: other.sawSuccess.toggle()
@@ -89,6 +93,7 @@ struct PaymentCodecTests {
             case 2: other.errorCode = payment.errorCode == nil ? "" : nil
             case 3: other.callbackFingerprints.append(CallbackFingerprint(rawURL: "x"))
             case 4: other.status = payment.status == .failed ? .completed : .failed
+            case 5: other.reportLineFingerprints.append(CallbackFingerprint(reportLine: "x"))
             default: other.lastCallbackSucceeded = payment.lastCallbackSucceeded == false ? true : false
             }
             changes.append(other)

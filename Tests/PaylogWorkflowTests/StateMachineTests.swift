@@ -52,6 +52,30 @@ struct StateMachineTests {
         #expect(try run(.reconcile(line, matchedBy: "client_transaction_id"), on: &payment).isEmpty, "the same report line twice appends nothing")
     }
 
+    @Test("a different report line with the transaction id that reconciled the payment is recorded, then recognised")
+    func furtherReportLine() throws {
+        var payment = try requested()
+        try run(.receiveCallback(try WorkflowFixtures.squareOffline(state: "st-1", client: "C9")), on: &payment)
+        let usd = try CurrencyCode("USD")
+        let first = ReconciliationLine(provider: .square, transactionID: "SQ-77", clientTransactionID: "C9",
+                                       amount: Money(minorUnits: 500, currency: usd), rawLine: #"{"amount":"5.00"}"#)
+        let corrected = ReconciliationLine(provider: .square, transactionID: "SQ-77", clientTransactionID: "C9",
+                                           amount: Money(minorUnits: 5_000, currency: usd), rawLine: #"{"amount":"50.00"}"#)
+        try run(.reconcile(first, matchedBy: "client_transaction_id"), on: &payment)
+        let events = try run(.reconcile(corrected, matchedBy: "client_transaction_id"), on: &payment)
+        guard case .reconciled(let recorded)? = events.first, events.count == 1 else {
+            Issue.record("expected one Reconciled event, got \(events)")
+            return
+        }
+        #expect(recorded.reportLine == corrected.rawLine && recorded.amount == corrected.amount)
+        #expect(recorded.amountMismatch, "the request was for 5.00 USD")
+        #expect(payment?.reportLineFingerprints.count == 2)
+        #expect(payment?.hadAmountMismatch == true)
+        #expect(try run(.reconcile(corrected, matchedBy: "client_transaction_id"), on: &payment).isEmpty)
+        #expect(try run(.reconcile(first, matchedBy: "client_transaction_id"), on: &payment).isEmpty)
+        #expect(payment?.version == 5)
+    }
+
     @Test("an error callback fails the payment with the provider's raw error code")
     func errorCallback() throws {
         var payment = try requested()
