@@ -146,6 +146,18 @@ extension CompatibilityChecker {
             ]
         },
         .request(
+            "square.request.amount-not-integer-literal", .square, .warning,
+            "amount_money.amount was a whole number written with a fraction or an exponent (500.0, 5e2).",
+            source: "[I] §1a amount_money.amount (integer, smallest currency unit)"
+        ) { request in
+            request.parseNotes.compactMap { note in
+                guard case .amountNotIntegerLiteral(let text) = note else { return nil }
+                return "Square request writes amount_money.amount as \(text), not as an integer; paylog read it as "
+                    + "\(request.rawAmount ?? "that integer"), but the contract specifies an integer of minor units and "
+                    + "the app may answer amount_invalid_format."
+            }
+        },
+        .request(
             "square.request.amount-not-integer", .square, .error,
             "amount_money.amount is not a whole number of minor units.",
             source: "[C] §1a amount_money.amount (integer, smallest currency unit)"

@@ -8,6 +8,9 @@ public enum ParseNote: Sendable, Hashable, Codable {
     case lenientURLParsing
     /// Square's `amount_money.amount` was a JSON string (the doc's JS sample sends `"500"`), not a number.
     case amountSentAsString
+    /// Square's `amount_money.amount` was a whole number written with a fraction or an exponent (this text, say
+    /// `500.0`), not as the integer the contract specifies; it was read as that integer.
+    case amountNotIntegerLiteral(String)
     /// Square's `version` was a JSON number (this text), not the string the contract specifies.
     case versionNotString(String)
     /// Square's `data` value contained unescaped `&` (or the callback URL had its own query), so it was

@@ -63,6 +63,14 @@ enum Fixtures {
         "square-commerce-v1://payment/create?data=" + uriComponent(json(setting(changes, in: squareBody(version))))
     }
 
+    /// A clean Square request whose `amount_money.amount` (1250) is written as `literal`, say `1250.0`, which no
+    /// JSON encoder writes for a whole number.
+    static func squareLaunch(_ version: String?, amountLiteral literal: String) -> String {
+        let url = squareLaunch(version)
+        precondition(url.contains("%22amount%22%3A1250%2C"), "the fixture's amount is no longer 1250")
+        return url.replacingOccurrences(of: "%22amount%22%3A1250%2C", with: "%22amount%22%3A" + uriComponent(literal) + "%2C")
+    }
+
     /// What Square opens: the callback URL (which has its own query) with `&data=<JSON>` appended, or with
     /// `joiner: "?"` as naive string concatenation does.
     static func squareCallback(_ object: [String: Any], joiner: String = "&") -> String {

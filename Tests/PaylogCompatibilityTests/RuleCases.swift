@@ -99,6 +99,10 @@ enum RuleCases {
             fires: .request(F.squareLaunch("1.3", ["amount_money.amount": "500"])),
             quiet: .request(F.squareLaunch("1.3", ["amount_money.amount": 500]))),
         RuleCase(
+            "square.request.amount-not-integer-literal",
+            fires: .request(F.squareLaunch("1.3", amountLiteral: "1250.0")),
+            quiet: .request(F.squareLaunch("1.3", amountLiteral: "1250"))),
+        RuleCase(
             "square.request.amount-not-integer",
             fires: .request(F.squareLaunch("1.3", ["amount_money.amount": 12.5])),
             quiet: .request(F.squareLaunch("1.3", ["amount_money.amount": 1250]))),

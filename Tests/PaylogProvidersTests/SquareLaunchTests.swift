@@ -41,6 +41,20 @@ struct SquareLaunchTests {
             ])
     }
 
+    @Test("a whole amount written with a fraction or an exponent is read as that integer and noted with its text")
+    func amountNotIntegerLiteral() throws {
+        for literal in ["500.0", "5e2", "5.00E+2"] {
+            let json = #"{"amount_money":{"amount":\#(literal),"currency_code":"USD"},"callback_url":"app://cb","client_id":"c","version":"1.3"}"#
+            let request = try adapter.parseLaunch(Fixtures.squareLaunch(json), appVersion: nil)
+            #expect(request.amount == Money(minorUnits: 500, currency: .usd))
+            #expect(request.parseNotes.contains(.amountNotIntegerLiteral(literal)), "\(literal): \(request.parseNotes)")
+        }
+        let plain = try adapter.parseLaunch(
+            Fixtures.squareLaunch(#"{"amount_money":{"amount":500,"currency_code":"USD"},"callback_url":"app://cb","client_id":"c"}"#),
+            appVersion: nil)
+        #expect(!plain.parseNotes.contains { if case .amountNotIntegerLiteral = $0 { true } else { false } })
+    }
+
     @Test(
         "reads each API version's request shape",
         arguments: [

@@ -18,7 +18,9 @@ public struct SquareAdapter: ProviderAdapter {
     /// Reads a Square launch URL.
     ///
     /// `amount_money.amount` may be a JSON integer or, as in the doc's JS sample, a string of digits
-    /// (noted as ``PaylogDomain/ParseNote/amountSentAsString``); anything else leaves ``LaunchRequest/amount``
+    /// (noted as ``PaylogDomain/ParseNote/amountSentAsString``); a whole number written otherwise (`500.0`,
+    /// `5e2`) is read as that integer and noted (``PaylogDomain/ParseNote/amountNotIntegerLiteral(_:)``); anything
+    /// else leaves ``LaunchRequest/amount``
     /// `nil`. A missing `version` means a pre-1.0 request (`apiVersion == nil`).
     ///
     /// - Throws: ``ProviderError`` when the text is not a URL, the scheme is not Square's, or `data` is
@@ -42,6 +44,7 @@ public struct SquareAdapter: ProviderAdapter {
         switch data.object["amount_money"]?["amount"] {
         case .integer(let value)?:
             minorUnits = value
+            if let literal = data.numberLiterals["amount_money.amount"] { notes.append(.amountNotIntegerLiteral(literal)) }
         case .string(let text)?:
             notes.append(.amountSentAsString)
             minorUnits = Self.integer(from: text)

@@ -11,6 +11,8 @@ import PaylogDomain
 struct SquareData {
     /// The decoded JSON object.
     var object: [String: JSONValue]
+    /// The literal text of each number in `object` read as something else (`500.0` read as 500), by dotted path.
+    var numberLiterals: [String: String]
     /// The query items outside `data`, percent-decoded.
     var outerItems: [URLQueryItem]
     /// What was noticed while extracting.
@@ -18,28 +20,28 @@ struct SquareData {
 
     init(_ url: ParsedURL) throws(ProviderError) {
         let dataItems = url.items.filter { $0.name == "data" }
-        if dataItems.count == 1, let value = dataItems[0].value, let object = JSONValue.object(from: value) {
-            self.object = object
+        if dataItems.count == 1, let value = dataItems[0].value, let read = JSONValue.objectNotingNumberLiterals(from: value) {
+            (self.object, self.numberLiterals) = read
             self.outerItems = url.items.filter { $0.name != "data" }
             self.notes = []
             return
         }
         var query = url.percentEncodedQuery ?? ""
         var sawData = !dataItems.isEmpty
-        let recovered = query.withUTF8 { bytes -> (object: [String: JSONValue], before: String)? in
+        let recovered = query.withUTF8 { bytes -> (read: (object: [String: JSONValue], literals: [String: String]), before: String)? in
             for start in Self.itemsStartingWithData(bytes) {
                 sawData = true
                 let encoded = String(decoding: UnsafeBufferPointer(rebasing: bytes[(start + 5)...]), as: UTF8.self)
-                guard let object = JSONValue.object(from: encoded.percentDecoded ?? encoded) else { continue }
+                guard let read = JSONValue.objectNotingNumberLiterals(from: encoded.percentDecoded ?? encoded) else { continue }
                 // The text before it, without the `&` or `?` that joined the two.
                 let before = UnsafeBufferPointer(rebasing: bytes[..<(start == 0 ? 0 : start - 1)])
-                return (object, String(decoding: before, as: UTF8.self))
+                return (read, String(decoding: before, as: UTF8.self))
             }
             return nil
         }
         if let recovered {
             var notes: [ParseNote] = [.dataRecoveredFromRawQuery]
-            self.object = recovered.object
+            (self.object, self.numberLiterals) = recovered.read
             self.outerItems = ParsedURL.items(ofQuery: recovered.before, notes: &notes) ?? []
             self.notes = notes
             return
