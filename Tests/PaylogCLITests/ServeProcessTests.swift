@@ -76,6 +76,37 @@ struct ServeProcessTests {
         #expect(try await Self.request("http://127.0.0.1:\(port)/health").status == 200)
     }
 
+    @Test("a request that is not HTTP/1.1 gets the JSON error naming what was wrong, and nothing else of the connection breaks")
+    func malformedRequests() async throws {
+        let directory = TemporaryDirectory("paylog-serve")
+        defer { directory.remove() }
+        let store = directory.path + "/store"
+        _ = try Self.addKey(store: store, scopes: "ingest")
+        let (server, port) = try Self.start(["serve", "--store", store, "--port", "0"])
+        defer { if server.isRunning { server.terminate() } }
+
+        func expectMalformed(_ request: String, naming words: String) throws {
+            let answer = try Self.exchange(request, port: port, untilClosed: true)
+            #expect(answer.hasPrefix("HTTP/1.1 400"), "\(answer.prefix(300))")
+            #expect(answer.lowercased().contains("content-type: application/json"), "\(answer.prefix(300))")
+            let body = try #require(answer.range(of: "\r\n\r\n").map { String(answer[$0.upperBound...]) })
+            let error = try PaylogProcess.jsonObject(body)["error"] as? [String: Any]
+            #expect(error?["code"] as? String == "malformed_request", "\(body)")
+            #expect((error?["message"] as? String)?.contains(words) == true, "\(body)")
+        }
+        try expectMalformed("POST /v1/payments HTTP/1.1\r\nHost: x\r\nContent-Length: abc\r\n\r\n", naming: "Content-Length")
+        try expectMalformed(
+            "GET /v1/payments/" + String(repeating: "a", count: 90_000) + " HTTP/1.1\r\nHost: x\r\n\r\n", naming: "longer than")
+        try expectMalformed("GET /health HTTP/1.1\r\nHost: x\r\nBad Header: 1\r\n\r\n", naming: "characters")
+        // A good request, then a bad one on the same connection: the first answered as usual, the second refused.
+        let both = try Self.exchange(
+            "GET /health HTTP/1.1\r\nHost: x\r\n\r\nGET /health HTTP/1.1\r\nHost: x\r\nContent-Length: -1\r\n\r\n",
+            port: port, untilClosed: true)
+        #expect(both.hasPrefix("HTTP/1.1 200"), "\(both)")
+        #expect(both.components(separatedBy: "HTTP/1.1 400").count == 2 && both.contains("malformed_request"), "\(both)")
+        #expect(try await Self.request("http://127.0.0.1:\(port)/health").status == 200)
+    }
+
     /// Adds a key named `pos` with `scopes` to `store` through `paylog keys add`, checks the answer, and returns
     /// the key.
     static func addKey(store: String, scopes: String) throws -> String {
@@ -88,7 +119,9 @@ struct ServeProcessTests {
 
     /// Sends `request` over a new TCP connection to the server on `port` and returns the first answer read (waiting at
     /// most 20 s); empty when none came.
-    static func exchange(_ request: String, port: Int) throws -> String {
+    ///
+    /// With `untilClosed`, reads until the server closes the connection (every answer of a pipelined request).
+    static func exchange(_ request: String, port: Int, untilClosed: Bool = false) throws -> String {
         let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         #expect(socket >= 0)
         defer { close(socket) }
@@ -102,10 +135,16 @@ struct ServeProcessTests {
         #expect(connected == 0)
         var wait = timeval(tv_sec: 20, tv_usec: 0)
         setsockopt(socket, SOL_SOCKET, SO_RCVTIMEO, &wait, socklen_t(MemoryLayout<timeval>.size))
-        #expect(send(socket, request, request.utf8.count, 0) == request.utf8.count)
-        var answer = [UInt8](repeating: 0, count: 4096)
-        let received = recv(socket, &answer, answer.count, 0)
-        return String(decoding: answer.prefix(max(received, 0)), as: UTF8.self)
+        // MSG_NOSIGNAL: a server that closes early makes the send fail, not the test process die of SIGPIPE.
+        #expect(send(socket, request, request.utf8.count, Int32(MSG_NOSIGNAL)) == request.utf8.count)
+        var answer: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 4096)
+        repeat {
+            let received = recv(socket, &chunk, chunk.count, 0)
+            guard received > 0 else { break }
+            answer += chunk.prefix(received)
+        } while untilClosed
+        return String(decoding: answer, as: UTF8.self)
     }
 
     /// Starts `paylog` with `arguments` (a `serve`), and returns it with the port it announced.
