@@ -43,12 +43,14 @@ public final class Environment: @unchecked Sendable {
 
     /// The directory the environment lives in.
     public let path: String
+    /// Opened with ``EnvironmentOptions/readOnly``: write transactions fail with ``LMDBError/readOnly(path:)``.
+    public let isReadOnly: Bool
     /// The number of reader slots that held dead processes' transactions and were cleared at open.
     public let staleReadersCleared: Int
 
-    /// Opens (creating when needed) the environment in directory `path`.
+    /// Opens (creating when needed, unless ``EnvironmentOptions/readOnly``) the environment in directory `path`.
     public init(path: String, options: EnvironmentOptions = EnvironmentOptions()) throws(LMDBError) {
-        try Environment.makeDirectory(path)
+        if !options.readOnly { try Environment.makeDirectory(path) }
         let canonical = Environment.canonicalize(path)
         let inserted = Environment.openPaths.withLock { $0.insert(canonical).inserted }
         guard inserted else { throw LMDBError.alreadyOpen(path: path) }
@@ -75,6 +77,7 @@ public final class Environment: @unchecked Sendable {
         if code != 0 { throw fail(code, "set max databases") }
         var flags = UInt32(MDB_NOTLS)
         if options.noSync { flags |= UInt32(MDB_NOSYNC) }
+        if options.readOnly { flags |= UInt32(MDB_RDONLY) }
         code = mdb_env_open(handle, path, flags, mdb_mode_t(options.fileMode))
         if code != 0 { throw fail(code, "open of \(path)") }
         var dead: Int32 = 0
@@ -97,6 +100,7 @@ public final class Environment: @unchecked Sendable {
         }
         self.env = handle
         self.path = path
+        self.isReadOnly = options.readOnly
         self.canonicalPath = canonical
         self.maximumMapSize = max(options.maximumMapSize, info.me_mapsize)
         self.mapSizeValue = Atomic(info.me_mapsize)
@@ -155,9 +159,17 @@ public final class Environment: @unchecked Sendable {
         singlePageFaults.withLock { $0.lastError == 0 ? nil : $0.lastError }
     }
 
-    /// Opens (creating when missing) the named database.
+    /// Opens (creating when missing, unless the environment ``isReadOnly``) the named database. In a read-only
+    /// environment a database that does not exist fails with `MDB_NOTFOUND`.
     public func openDatabase(_ name: String, create: Bool = true) throws -> Database {
-        try write { txn in
+        if isReadOnly {
+            return try readOpeningDatabases { txn in
+                var dbi: MDB_dbi = 0
+                try txn.check(mdb_dbi_open(txn.txn, name, 0, &dbi), "open of database \(name)")
+                return Database(dbi: dbi, name: name)
+            }
+        }
+        return try write { txn in
             var dbi: MDB_dbi = 0
             try txn.check(
                 mdb_dbi_open(txn.txn, name, create ? UInt32(MDB_CREATE) : 0, &dbi), "open of database \(name)")
@@ -167,6 +179,18 @@ public final class Environment: @unchecked Sendable {
 
     /// Runs `body` in a read-only transaction. Many may run at once from any thread or task.
     public func read<R>(_ body: (borrowing Transaction) throws -> R) throws -> R {
+        try read(keepingOpenedDatabases: false, body)
+    }
+
+    /// Runs `body` in a read-only transaction that, when `body` returns, is committed rather than aborted, so
+    /// that the database handles it opened (``Transaction/openDatabase(_:create:)``) stay valid for the
+    /// environment's later transactions, as a write transaction's do once committed. How a read-only environment
+    /// opens its databases.
+    public func readOpeningDatabases<R>(_ body: (borrowing Transaction) throws -> R) throws -> R {
+        try read(keepingOpenedDatabases: true, body)
+    }
+
+    private func read<R>(keepingOpenedDatabases: Bool, _ body: (borrowing Transaction) throws -> R) throws -> R {
         while true {
             let outcome: Result<R, any Error>? = lock.withShared {
                 guard !isClosed else { return .failure(LMDBError.closed) }
@@ -175,8 +199,14 @@ public final class Environment: @unchecked Sendable {
                     guard let began = try begin(readOnly: true) else { return nil }
                     txn = began
                 } catch { return .failure(error) }
-                defer { mdb_txn_abort(txn) }
-                return Result { try body(Transaction(txn: txn, isReadOnly: true, state: TransactionState())) }
+                let result = Result { try body(Transaction(txn: txn, isReadOnly: true, state: TransactionState())) }
+                guard keepingOpenedDatabases, case .success = result else {
+                    mdb_txn_abort(txn)
+                    return result
+                }
+                // Frees the transaction whether or not it succeeds; a read-only one's commit only keeps its handles.
+                let code = mdb_txn_commit(txn)
+                return code == 0 ? result : .failure(LMDBError.lmdb(code: code, operation: "read transaction commit"))
             }
             guard let outcome else {
                 try adoptResizedMap()
@@ -192,6 +222,7 @@ public final class Environment: @unchecked Sendable {
     /// writer thread). On `MDB_MAP_FULL` — even when `body` caught it — the transaction is aborted, the map
     /// doubled and `body` run again from scratch.
     public func write<R>(_ body: (borrowing Transaction) throws -> R) throws -> R {
+        if isReadOnly { throw LMDBError.readOnly(path: path) }
         while true {
             let state = TransactionState()
             let outcome: Result<R, any Error>? = lock.withShared {

@@ -24,9 +24,14 @@ public struct EnvironmentOptions: Sendable, Hashable {
     /// cache on the next read. A budgeted map also faults one page at a time where the kernel allows it
     /// (``Environment/mapsOnePagePerFault``), so that a read adds only the page it reads to the resident set.
     public var mappedMemoryBudget: Int?
+    /// Open an existing environment without writing to it (`MDB_RDONLY`): every write transaction fails with
+    /// ``LMDBError/readOnly(path:)``, no directory or database is created, and `data.mdb` is left byte for byte as
+    /// it was. On a read-only file system LMDB then takes no locks, so no process may write the environment
+    /// meanwhile (a backup on read-only or immutable storage, which nothing can).
+    public var readOnly: Bool
 
     /// Options for a durable store: a 1 GiB initial map growing to 1 TiB, 1,024 readers, 16 databases, fsync on,
-    /// mapped pages never released.
+    /// mapped pages never released, read-write.
     public init(
         initialMapSize: Int = 1 << 30,
         maximumMapSize: Int = 1 << 40,
@@ -34,7 +39,8 @@ public struct EnvironmentOptions: Sendable, Hashable {
         maxDatabases: UInt32 = 16,
         noSync: Bool = false,
         fileMode: UInt32 = 0o600,
-        mappedMemoryBudget: Int? = nil
+        mappedMemoryBudget: Int? = nil,
+        readOnly: Bool = false
     ) {
         self.initialMapSize = initialMapSize
         self.maximumMapSize = maximumMapSize
@@ -43,5 +49,6 @@ public struct EnvironmentOptions: Sendable, Hashable {
         self.noSync = noSync
         self.fileMode = fileMode
         self.mappedMemoryBudget = mappedMemoryBudget
+        self.readOnly = readOnly
     }
 }

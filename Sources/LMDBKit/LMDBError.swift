@@ -16,6 +16,8 @@ public enum LMDBError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The data file at `path` is shorter than its own last page: cut off (a copy that did not finish). Mapped, it
     /// would kill the process with SIGBUS at the first read past its end, so it is not opened.
     case truncated(path: String, fileBytes: Int, neededBytes: Int)
+    /// A write was asked of the environment at `path`, opened read-only (``EnvironmentOptions/readOnly``).
+    case readOnly(path: String)
 
     /// LMDB's numeric return code, or `nil` for wrapper-level errors.
     public var code: Int32? {
@@ -46,6 +48,8 @@ public enum LMDBError: Error, Sendable, Equatable, CustomStringConvertible {
         case .truncated(let path, let fileBytes, let neededBytes):
             return "\(path)/data.mdb is \(fileBytes) bytes, but its last page ends at byte \(neededBytes): the file is "
                 + "truncated, as a copy that did not finish leaves it"
+        case .readOnly(let path):
+            return "the store at \(path) was opened read-only, and this needs to write to it"
         }
     }
 
@@ -73,9 +77,10 @@ public enum LMDBError: Error, Sendable, Equatable, CustomStringConvertible {
             case 13: // EACCES
                 return "Permission denied: check the ownership and mode of the store directory."
             case 30, 1: // EROFS, EPERM
-                return "The store's file system or data.mdb is read-only (or immutable): paylog opens a store "
-                    + "read-write even to read it, since opening brings its views up to date. Copy the store to "
-                    + "writable storage and point --store at the copy."
+                return "The store's file system or data.mdb is read-only (or immutable), and paylog opens a store "
+                    + "read-write unless told otherwise, since opening brings its views up to date. To read it in "
+                    + "place, pass --read-only to a reading command (verify, export, audit, log, stream, status, "
+                    + "analytics, replay --payment); to record, copy the store to writable storage."
             case 2: // ENOENT
                 return "The directory does not exist: create it or check the --store path."
             case 11: // EAGAIN
@@ -89,6 +94,9 @@ public enum LMDBError: Error, Sendable, Equatable, CustomStringConvertible {
             return "Open the store again."
         case .keyTooLarge:
             return "Use a shorter identifier."
+        case .readOnly:
+            return "Nothing was written. Only reading commands run on a read-only store; to record, rebuild its views "
+                + "or migrate it, copy the store to writable storage and point --store at the copy."
         case .truncated:
             return "It was not opened, and nothing was written to it. Restore the store from a backup (paylog backup) "
                 + "or an export (paylog import-log); keep this file if it is the only copy."

@@ -18,6 +18,9 @@ public final class EventStore: Sendable {
     let environment: Environment
     let databases: StoreDatabases
     private let writer: Writer
+    /// Why the views of a store opened read-only cannot be read (they are not brought up to date without writing);
+    /// nil when they are current, and always for a store opened read-write.
+    let unreadableViews: String?
 
     /// The LMDB options a store opens with unless given others: ``EnvironmentOptions``' defaults, with the pages
     /// the process keeps mapped held under ``defaultMappedMemoryBudget``.
@@ -45,6 +48,10 @@ public final class EventStore: Sendable {
     ///     not hold it yet, it is stored in the log (for good: the payloads compressed with it need it) and new
     ///     payloads use it; with `nil`, new payloads use the newest dictionary the store holds, and a store that
     ///     holds none stores payloads as given.
+    ///
+    /// With ``LMDBKit/EnvironmentOptions/readOnly``, nothing is written: the store must exist in the current log
+    /// format; its views are read as they stand when they are current, and refused (``EventStoreError/readOnlyStore(reason:)``)
+    /// when not; every append fails; `payloadDictionary` is not stored.
     public init(
         path: String, options: EnvironmentOptions = EventStore.defaultOptions, projections: [any InlineProjection] = [],
         payloadDictionary: [UInt8]? = nil
@@ -53,9 +60,16 @@ public final class EventStore: Sendable {
             let environment = try Environment(path: path, options: options)
             let databases: StoreDatabases
             do {
-                let payloads = try EventStore.checkFormat(environment, payloadDictionary: payloadDictionary)
-                databases = try StoreDatabases(environment: environment, projections: projections, payloads: payloads)
-                try EventStore.catchUpProjections(environment, databases)
+                if options.readOnly {
+                    let payloads = try EventStore.readFormat(environment)
+                    databases = try StoreDatabases(environment: environment, projections: projections, payloads: payloads)
+                    unreadableViews = try EventStore.attachViewsAsTheyStand(environment, databases)
+                } else {
+                    let payloads = try EventStore.checkFormat(environment, payloadDictionary: payloadDictionary)
+                    databases = try StoreDatabases(environment: environment, projections: projections, payloads: payloads)
+                    try EventStore.catchUpProjections(environment, databases)
+                    unreadableViews = nil
+                }
             } catch {
                 environment.close()
                 throw error
@@ -431,7 +445,8 @@ public final class EventStore: Sendable {
     /// databases are those live in the transaction's snapshot, so a view swapped in by a rebuild meanwhile is
     /// never read half-built, and the view read always agrees with the log read in the same transaction.
     public func readViews<R>(_ body: (borrowing Transaction, ProjectionDatabases) throws -> R) throws -> R {
-        try environment.read { txn in try body(txn, try databases.views.live(in: txn, meta: databases.meta)) }
+        if let unreadableViews { throw EventStoreError.readOnlyStore(reason: unreadableViews) }
+        return try environment.read { txn in try body(txn, try databases.views.live(in: txn, meta: databases.meta)) }
     }
 
     /// Opens every inline projection's views and brings them up to the head: the live view from its checkpoint

@@ -41,6 +41,9 @@ public enum EventStoreError: Error, Sendable, Equatable, CustomStringConvertible
     case reservedDatabaseName(projection: String, database: String)
     /// A payload compression dictionary (given when opening, or stored in the log) could not be loaded.
     case badPayloadDictionary(number: UInt32, reason: String)
+    /// A store opened read-only cannot serve this: its format needs migrating, or its views are not current (they
+    /// are brought up to date only by writing). Nothing was written.
+    case readOnlyStore(reason: String)
     /// A backup copy could not be written to `destination`; the store itself is untouched.
     case backupFailed(destination: String, reason: String)
 
@@ -112,6 +115,11 @@ public enum EventStoreError: Error, Sendable, Equatable, CustomStringConvertible
             return "\(which) cannot be loaded: \(reason). Nothing was written. A stored dictionary is part of the "
                 + "evidence (the payloads compressed with it need it): keep a copy of the store directory and run "
                 + "`paylog verify`."
+        case .readOnlyStore(let reason):
+            return "The store, opened read-only, cannot answer this: \(reason). Nothing was written. The log itself "
+                + "can still be read (verify, export, audit, log, stream, replay --payment); for the views (status, "
+                + "analytics), copy the store to writable storage and open the copy without --read-only, which brings "
+                + "them up to date."
         case .backupFailed(let destination, let reason):
             let reason = reason.hasSuffix(".") ? String(reason.dropLast()) : reason
             return "Cannot back up the store to \(destination): \(reason). The store itself is untouched; pick a new "

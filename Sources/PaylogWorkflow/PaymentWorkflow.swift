@@ -24,12 +24,13 @@ public struct PaymentWorkflow: Sendable {
 
     /// Opens the store at `path` with the views this workflow needs, compressing payloads with
     /// ``PaymentPayloadDictionary``, and keeping the log's mapped pages under `mappedMemoryBudget` bytes (nil: no
-    /// budget; see ``EventStore/defaultMappedMemoryBudget``).
+    /// budget; see ``EventStore/defaultMappedMemoryBudget``). With `readOnly`, nothing is written to the store
+    /// (``LMDBKit/EnvironmentOptions/readOnly``).
     public static func openStore(
-        at path: String, mappedMemoryBudget: Int? = EventStore.defaultMappedMemoryBudget
+        at path: String, mappedMemoryBudget: Int? = EventStore.defaultMappedMemoryBudget, readOnly: Bool = false
     ) throws(EventStoreError) -> EventStore {
         try EventStore(
-            path: path, options: EnvironmentOptions(mappedMemoryBudget: mappedMemoryBudget),
+            path: path, options: EnvironmentOptions(mappedMemoryBudget: mappedMemoryBudget, readOnly: readOnly),
             projections: [PaymentsProjection()], payloadDictionary: PaymentPayloadDictionary.bytes)
     }
 

@@ -14,6 +14,7 @@ struct AnalyticsCommand: ParsableCommand {
     enum Format: String, ExpressibleByArgument, CaseIterable { case table, csv, jsonl }
 
     @OptionGroup var storeOptions: StoreOptions
+    @OptionGroup var access: ReadOnlyOption
     @Option(help: "table, csv or jsonl.") var format: Format = .table
     @Option(help: "First day (YYYY-MM-DD, UTC).") var from: String?
     @Option(help: "Last day (YYYY-MM-DD, UTC).") var to: String?
@@ -29,7 +30,7 @@ struct AnalyticsCommand: ParsableCommand {
     }
 
     func run() throws {
-        let store = try storeOptions.openExisting()
+        let store = try storeOptions.openExisting(readOnly: access.readOnly)
         defer { store.close() }
         let cells = try Analytics.cells(in: store, from: from, to: to)
         switch format {

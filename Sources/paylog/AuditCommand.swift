@@ -12,12 +12,13 @@ struct AuditCommand: ParsableCommand {
         abstract: "Show a payment's full timeline: evidence as observed, how it reads, contract findings, state after each event.")
 
     @OptionGroup var storeOptions: StoreOptions
+    @OptionGroup var access: ReadOnlyOption
     @Argument(help: "The payment id.") var payment: String
     @Flag(help: "Hide personal data (SumUp receipt-email, receipt-mobilephone).") var hidePersonalData = false
     @Flag(help: "Print JSON.") var json = false
 
     func run() throws {
-        let store = try storeOptions.openExisting()
+        let store = try storeOptions.openExisting(readOnly: access.readOnly)
         defer { store.close() }
         let entries: [AuditEntry]
         do { entries = try PaymentAudit.entries(of: payment, in: store, includePersonalData: !hidePersonalData) } catch {

@@ -17,6 +17,7 @@ struct BackupCommand: ParsableCommand {
             """)
 
     @OptionGroup var storeOptions: StoreOptions
+    @OptionGroup var access: ReadOnlyOption
     @Argument(help: ArgumentHelp("The directory to write the copy to; it must be new or empty.", valueName: "dir"))
     var destination: String
     @Flag(help: "Copy page for page, free pages included, instead of compacting.") var keepLayout = false
@@ -24,7 +25,7 @@ struct BackupCommand: ParsableCommand {
 
     func run() throws {
         // A directory without a store is refused, not opened: that would create an empty store and back it up.
-        let store = try storeOptions.openExisting()
+        let store = try storeOptions.openExisting(readOnly: access.readOnly)
         defer { store.close() }
         let report = try store.backup(to: destination, compact: !keepLayout)
         let copy = try StoreOptions.open(at: destination)

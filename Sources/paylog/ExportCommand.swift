@@ -10,11 +10,12 @@ struct ExportCommand: ParsableCommand {
         discussion: "Restore it with `paylog import-log` into an empty store; the restored chain verifies.")
 
     @OptionGroup var storeOptions: StoreOptions
+    @OptionGroup var access: ReadOnlyOption
     @Option(help: "The first global position to export.") var from: UInt64 = 1
     @Option(name: .shortAndLong, help: "Write to this file instead of standard output.") var output: String?
 
     func run() throws {
-        let store = try storeOptions.openExisting()
+        let store = try storeOptions.openExisting(readOnly: access.readOnly)
         defer { store.close() }
         var sink: FileHandle = .standardOutput
         if let output {

@@ -8,6 +8,7 @@ struct LogCommand: ParsableCommand {
         commandName: "log", abstract: "Print the log in commit order from a global position.")
 
     @OptionGroup var storeOptions: StoreOptions
+    @OptionGroup var access: ReadOnlyOption
     @Option(help: "The first global position to print.") var from: UInt64 = 1
     @Option(help: "The most events to print (at least 1).") var limit: Int = 100
     @Flag(help: "One JSON object per line.") var json = false
@@ -17,7 +18,7 @@ struct LogCommand: ParsableCommand {
     }
 
     func run() throws {
-        let store = try storeOptions.openExisting()
+        let store = try storeOptions.openExisting(readOnly: access.readOnly)
         defer { store.close() }
         var printed = 0
         try store.forEach(from: from, pageSize: min(limit, 10_000)) { event in

@@ -19,12 +19,18 @@ struct ReplayCommand: AsyncParsableCommand {
             """)
 
     @OptionGroup var storeOptions: StoreOptions
+    @OptionGroup var access: ReadOnlyOption
     @Option(help: "Replay only this payment.") var payment: String?
     @Option(help: "With --payment: stop after this version, or at this RFC 3339 time.") var at: String?
     @Flag(help: "Print JSON.") var json = false
 
     func run() async throws {
-        let store = try storeOptions.openExisting()
+        if payment == nil && access.readOnly {
+            throw ValidationError(
+                "--read-only replays one payment (--payment ID): rebuilding every view writes scratch views into the "
+                    + "store. Copy the store to writable storage and replay the copy.")
+        }
+        let store = try storeOptions.openExisting(readOnly: access.readOnly)
         defer { store.close() }
         guard let payment else {
             if at != nil { throw ValidationError("--at needs --payment.") }

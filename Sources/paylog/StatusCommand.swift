@@ -10,6 +10,7 @@ struct StatusCommand: ParsableCommand {
         commandName: "status", abstract: "Show a payment's current status, or list payments.")
 
     @OptionGroup var storeOptions: StoreOptions
+    @OptionGroup var access: ReadOnlyOption
     @Argument(help: "The payment id; omit to list payments.") var payment: String?
     @Option(help: "Only payments in this status.") var status: String?
     @Option(help: "Only payments of this provider.") var provider: String?
@@ -19,7 +20,7 @@ struct StatusCommand: ParsableCommand {
     @Flag(help: "Print JSON (one object; a list prints one object per line).") var json = false
 
     func run() throws {
-        let store = try storeOptions.openExisting()
+        let store = try storeOptions.openExisting(readOnly: access.readOnly)
         defer { store.close() }
         if let payment {
             guard let found = try PaymentsProjection.payment(payment, in: store) else {

@@ -26,7 +26,10 @@ struct StoreOptions: ParsableArguments {
     /// Opens the store for a command that reads what is recorded, or acts on recorded payments: fails, naming the
     /// path, when no store is there. Creating an empty one instead would answer a mistyped `--store` with silence
     /// that reads as a finding ("0 payment(s)", a hash chain that verifies, nothing to expire).
-    func openExisting() throws -> EventStore { try StoreOptions.open(at: resolvedPath, mustExist: true) }
+    /// With `readOnly` (``ReadOnlyOption``), the store is opened without writing to it.
+    func openExisting(readOnly: Bool = false) throws -> EventStore {
+        try StoreOptions.open(at: resolvedPath, mustExist: true, readOnly: readOnly)
+    }
 
     /// A workflow over the store at the resolved path, which must already exist (see ``openExisting()``).
     func existingWorkflow(actor: String = "cli") throws -> PaymentWorkflow {
@@ -81,8 +84,8 @@ struct StoreOptions: ParsableArguments {
 
     /// Opens the store at `path` with paylog's views and the mapped-memory budget of `$PAYLOG_MAPPED_MEMORY_MIB`, or
     /// fails with a message naming the path. With `mustExist`, a path that holds no store fails (after the budget is
-    /// checked) instead of getting an empty one.
-    static func open(at path: String, mustExist: Bool = false) throws -> EventStore {
+    /// checked) instead of getting an empty one; with `readOnly`, the store is opened without writing to it.
+    static func open(at path: String, mustExist: Bool = false, readOnly: Bool = false) throws -> EventStore {
         let budget = try mappedMemoryBudget()
         if mustExist { try requireStore(at: path) }
         if FileManager.default.fileExists(atPath: ImportScratch.markerPath(in: path)) {
@@ -92,7 +95,7 @@ struct StoreOptions: ParsableArguments {
                     + "off, although its chain verifies. Remove the directory and run import-log again.")
         }
         do {
-            return try PaymentWorkflow.openStore(at: path, mappedMemoryBudget: budget)
+            return try PaymentWorkflow.openStore(at: path, mappedMemoryBudget: budget, readOnly: readOnly)
         } catch {
             throw CLIError("Cannot open the store at \(path): \(error)")
         }

@@ -8,12 +8,13 @@ struct StreamCommand: ParsableCommand {
         commandName: "stream", abstract: "Print one stream's events in version order.")
 
     @OptionGroup var storeOptions: StoreOptions
+    @OptionGroup var access: ReadOnlyOption
     @Argument(help: "The stream (payment) id.") var id: String
     @Flag(help: "Newest first.") var backward = false
     @Flag(help: "One JSON object per line.") var json = false
 
     func run() throws {
-        let store = try storeOptions.openExisting()
+        let store = try storeOptions.openExisting(readOnly: access.readOnly)
         defer { store.close() }
         let events = try store.readStream(id, direction: backward ? .backward : .forward)
         guard !events.isEmpty else { throw CLIError("No stream \(id) in the log at \(store.path); check the payment id (`paylog status` lists them).") }

@@ -10,10 +10,11 @@ struct VerifyCommand: ParsableCommand {
         discussion: "Exit status: 0 intact, 3 broken (the first broken position is printed), 1 other errors.")
 
     @OptionGroup var storeOptions: StoreOptions
+    @OptionGroup var access: ReadOnlyOption
     @Flag(help: "Print a JSON object.") var json = false
 
     func run() throws {
-        let store = try storeOptions.openExisting()
+        let store = try storeOptions.openExisting(readOnly: access.readOnly)
         defer { store.close() }
         let report = try store.verifyChain()
         if json {
