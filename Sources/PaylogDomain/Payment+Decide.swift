@@ -6,8 +6,8 @@ extension Payment {
 
     /// Decides the events `command` produces for the payment `payment` (nil when it has no events yet).
     ///
-    /// Returns an empty list when the command changes nothing (an identical callback, a report line recorded
-    /// byte for byte before, failing an already failed payment, expiring one that has not expired); throws when the
+    /// Returns an empty list when the command changes nothing (an identical callback, a report line repeating
+    /// the transaction id and amount of one recorded before, failing an already failed payment, expiring one that has not expired); throws when the
     /// command cannot apply (see ``PaymentRejection``).
     ///
     /// - Parameter at: when the fact was observed, µs since the epoch (used for offline expiry).
@@ -29,9 +29,11 @@ extension Payment {
         case .receiveCallback(let outcome):
             return try payment.decideCallback(outcome, at: at)
         case .reconcile(let line, let matchedBy):
-            // The same line again (a report ingested twice) is a duplicate; any other line is evidence of its own,
-            // even one with the transaction id that reconciled the payment (a corrected amount, a second export).
-            if payment.reportLineFingerprints.contains(CallbackFingerprint(reportLine: line.rawLine)) { return [] }
+            // The same transaction with the same amount again (a report ingested twice, through `reconcile` and
+            // `ingest`, exported again) is a duplicate; another amount for it, or another transaction, is evidence
+            // of its own.
+            let fingerprint = CallbackFingerprint(reportedTransaction: line.transactionID, amount: line.amount)
+            if payment.reportLineFingerprints.contains(fingerprint) { return [] }
             let mismatch = line.amount != nil && payment.amount != nil && line.amount != payment.amount
             return [.reconciled(Reconciled(
                 reportLine: line.rawLine, transactionID: line.transactionID, matchedBy: matchedBy,

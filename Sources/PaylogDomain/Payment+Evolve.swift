@@ -62,16 +62,8 @@ extension Payment {
 
     /// ``evolve(_:id:_:observedAt:)`` for a `Reconciled` event.
     public static func evolve(_ payment: inout Payment?, id: String, _ reconciled: Reconciled, observedAt: Int64?) {
-        evolve(&payment, id: id, reconciled, fingerprint: CallbackFingerprint(reportLine: reconciled.reportLine), observedAt: observedAt)
-    }
-
-    /// ``evolve(_:id:_:observedAt:)`` for a `Reconciled` event whose report line's fingerprint is already known
-    /// (a rebuild's fold hashes the line's bytes in the log and leaves ``Reconciled/reportLine`` empty).
-    public static func evolve(
-        _ payment: inout Payment?, id: String, _ reconciled: Reconciled, fingerprint: CallbackFingerprint, observedAt: Int64?
-    ) {
         openPlaceholder(&payment, id: id)
-        payment?.apply(reconciled, fingerprint: fingerprint)
+        payment?.apply(reconciled)
         if let observedAt, payment?.reconciledAtMicroseconds == nil { payment?.reconciledAtMicroseconds = observedAt }
     }
 
@@ -162,14 +154,8 @@ extension Payment {
 
     /// Applies a `Reconciled` event.
     public mutating func apply(_ reconciled: Reconciled) {
-        apply(reconciled, fingerprint: CallbackFingerprint(reportLine: reconciled.reportLine))
-    }
-
-    /// Applies a `Reconciled` event whose report line's fingerprint is `fingerprint` (its ``Reconciled/reportLine``
-    /// is not read).
-    public mutating func apply(_ reconciled: Reconciled, fingerprint: CallbackFingerprint) {
         version += 1
-        reportLineFingerprints.append(fingerprint)
+        reportLineFingerprints.append(CallbackFingerprint(reportedTransaction: reconciled.transactionID, amount: reconciled.amount))
         status = .reconciled
         transactionID = reconciled.transactionID
         if reconciled.amountMismatch { hadAmountMismatch = true }

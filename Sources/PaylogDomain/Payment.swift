@@ -28,9 +28,10 @@ public struct Payment: Sendable, Hashable, Codable {
     /// The fingerprint (SHA-256) of every recorded callback's raw URL, in order: how an identical callback is
     /// recognised as a duplicate. The URLs themselves are in the log (``CallbackFingerprint`` says why).
     public var callbackFingerprints: [CallbackFingerprint]
-    /// The fingerprint (SHA-256) of every recorded report line, in order: how the same line reported again is
-    /// recognised (recorded once), while a different line for the payment, even with the same transaction id, is
-    /// recorded as the evidence it is.
+    /// A fingerprint (SHA-256) of every recorded report line's transaction id and amount, in order: how the same
+    /// report row seen again (ingested twice, or through both `reconcile` and `ingest`, or exported again) is
+    /// recognised and recorded once, while a line for the same transaction with another amount, or for another
+    /// transaction, is recorded as the evidence it is.
     public var reportLineFingerprints: [CallbackFingerprint] = []
     /// The status of the latest callback that was a success or a failure.
     public var lastCallbackSucceeded: Bool?

@@ -15,7 +15,7 @@ enum EventPayloadDecoder {
     ///
     /// With `evidence` false, the fields only evidence readers use and ``Payment`` never reads are checked but
     /// not kept (left empty): a request's launch URL, an app switch's note, a callback's field map, reference,
-    /// message and routing payment id (so no routing hint). Such a decoding accepts and refuses
+    /// message and routing payment id (so no routing hint), a report line. Such a decoding accepts and refuses
     /// exactly the payloads a full one does (skipped text is still checked to be UTF-8); it is for folding
     /// payments, where those strings were most of the decoding's allocations. `EventPayloadDecoderTests` evolves
     /// payments from both decodings of random payloads and requires them equal, so a ``Payment`` that starts
@@ -39,7 +39,7 @@ enum EventPayloadDecoder {
         case .appSwitched: return .appSwitched(try appSwitched(&reader, evidence: evidence))
         case .callbackReceived: return .callbackReceived(try callbackReceived(&reader, evidence: evidence))
         case .offline: return .offline(try offline(&reader))
-        case .reconciled: return .reconciled(try reconciled(&reader))
+        case .reconciled: return .reconciled(try reconciled(&reader, evidence: evidence))
         case .failed: return .failed(try failed(&reader))
         }
     }
@@ -137,27 +137,15 @@ enum EventPayloadDecoder {
         return Offline(clientTransactionID: clientTransactionID, expiresAtMicroseconds: expiresAt)
     }
 
-    /// A `Reconciled` payload. Its report line is kept even for a payment's state, which fingerprints it.
-    static func reconciled(_ r: inout ProtoWireReader) throws(Failure) -> Reconciled {
-        try reconciled(&r, fingerprintingLine: false).reconciled
-    }
-
-    /// A report line decoded as ``reconciled(_:)`` does; with `fingerprintingLine`, the line is checked to be UTF-8
-    /// and hashed where it lies into the returned fingerprint, and left out of the event (empty): what a rebuild's
-    /// fold keeps of it.
-    static func reconciled(
-        _ r: inout ProtoWireReader, fingerprintingLine: Bool
-    ) throws(Failure) -> (reconciled: Reconciled, fingerprint: CallbackFingerprint?) {
+    static func reconciled(_ r: inout ProtoWireReader, evidence: Bool) throws(Failure) -> Reconciled {
         var reportLine = ""
-        var lineBytes = UnsafeRawBufferPointer(start: nil, count: 0)
         var transactionID = ""
         var matchedBy = ""
         var amount: (minor: Int64, currency: String)?
         var amountMismatch = false
         while let (field, wireType) = try r.nextField() {
             switch (field, wireType) {
-            case (1, 2) where fingerprintingLine: lineBytes = try r.utf8Bytes("report_line")
-            case (1, 2): reportLine = try r.string("report_line")
+            case (1, 2): if evidence { reportLine = try r.string("report_line") } else { try r.skipString("report_line") }
             case (2, 2): transactionID = try r.string("transaction_id")
             case (3, 2): matchedBy = try r.string("matched_by")
             case (4, 2): amount = try money(&r, merging: amount)
@@ -165,10 +153,9 @@ enum EventPayloadDecoder {
             default: try r.skip(wireType: wireType, field: field)
             }
         }
-        let reconciled = Reconciled(
+        return Reconciled(
             reportLine: reportLine, transactionID: transactionID, matchedBy: matchedBy, amount: try amount.map(domainMoney),
             amountMismatch: amountMismatch)
-        return (reconciled, fingerprintingLine ? CallbackFingerprint(reportLineBytes: lineBytes) : nil)
     }
 
     static func failed(_ r: inout ProtoWireReader) throws(Failure) -> Failed {

@@ -29,8 +29,8 @@ public struct PaymentsProjection: StreamFoldingProjection {
     /// Version 7: `routes` holds only the keys of events that declare no tags, with the position that set them.
     /// Version 8: a failure keeps its own error code (none for an expiry), the first callback time is the earliest
     /// observed, and `late_callback` marks only late successes.
-    /// Version 9: payments keep their report lines' fingerprints, so that a different line with the transaction id
-    /// that reconciled a payment is recorded, not taken for the same line.
+    /// Version 9: payments keep a fingerprint of each recorded report line's transaction id and amount, so that a
+    /// line with the transaction id that reconciled a payment but another amount is recorded, not taken for the same.
     public let version: UInt64 = 9
     /// The databases it owns.
     public let databaseNames = ["payments", "routes"]
@@ -162,8 +162,8 @@ public struct PaymentsProjection: StreamFoldingProjection {
                 Payment.evolve(&payment, id: id, offline, observedAt: at)
                 PaymentsProjection.forEachRoute(of: offline, route)
             case .reconciled:
-                let (reconciled, fingerprint) = try EventPayloadDecoder.reconciled(&reader, fingerprintingLine: true)
-                Payment.evolve(&payment, id: id, reconciled, fingerprint: fingerprint!, observedAt: at)
+                let reconciled = try EventPayloadDecoder.reconciled(&reader, evidence: false)
+                Payment.evolve(&payment, id: id, reconciled, observedAt: at)
                 PaymentsProjection.forEachRoute(of: reconciled, route)
             case .failed:
                 Payment.evolve(&payment, id: id, try EventPayloadDecoder.failed(&reader))

@@ -31,7 +31,7 @@ struct PaymentCodecTests {
             CallbackFingerprint(rawURL: "myshop://cb?" + text(200))
         }
         p.reportLineFingerprints = (0..<Int.random(in: 0...3, using: &rng)).map { _ in
-            CallbackFingerprint(reportLine: #"{"kind":"reconcile","transaction_id":""# + text(20) + "\"}")
+            CallbackFingerprint(reportedTransaction: text(20), amount: maybe { Money(minorUnits: 1_250, currency: .usd) })
         }
         p.lastCallbackSucceeded = maybe { Bool.random(using: &rng) }
         p.offlineExpiresAtMicroseconds = maybe { Int64.random(in: .min ... .max, using: &rng) }
@@ -93,7 +93,7 @@ struct PaymentCodecTests {
             case 2: other.errorCode = payment.errorCode == nil ? "" : nil
             case 3: other.callbackFingerprints.append(CallbackFingerprint(rawURL: "x"))
             case 4: other.status = payment.status == .failed ? .completed : .failed
-            case 5: other.reportLineFingerprints.append(CallbackFingerprint(reportLine: "x"))
+            case 5: other.reportLineFingerprints.append(CallbackFingerprint(reportedTransaction: "x", amount: nil))
             default: other.lastCallbackSucceeded = payment.lastCallbackSucceeded == false ? true : false
             }
             changes.append(other)

@@ -73,6 +73,10 @@ struct StateMachineTests {
         #expect(payment?.hadAmountMismatch == true)
         #expect(try run(.reconcile(corrected, matchedBy: "client_transaction_id"), on: &payment).isEmpty)
         #expect(try run(.reconcile(first, matchedBy: "client_transaction_id"), on: &payment).isEmpty)
+        var rewrapped = first
+        rewrapped.rawLine = #"{"amount" : "5.00", "kind" : "reconcile"}"#
+        #expect(try run(.reconcile(rewrapped, matchedBy: "client_transaction_id"), on: &payment).isEmpty,
+                "the same transaction and amount in another wrapping is the same row")
         #expect(payment?.version == 5)
     }
 
