@@ -66,7 +66,10 @@ extension Payment {
             isLate: status == .failed, contradictsEarlier: contradicts))]
         switch succeeded {
         case true?:
-            if outcome.isOffline, let clientID = outcome.clientTransactionID, status != .offline, status != .reconciled {
+            // Only a payment not yet paid goes offline: an offline success after an online one (a second charge on
+            // the device) is recorded as a callback, but must not send a completed payment back to offline, where
+            // `paylog expire` would fail it.
+            if outcome.isOffline, let clientID = outcome.clientTransactionID, !hasSucceeded {
                 let expiry = at.flatMap { at in Payment.offlineWindowMicroseconds(provider).map { at + $0 } }
                 events.append(.offline(Offline(clientTransactionID: clientID, expiresAtMicroseconds: expiry)))
             }

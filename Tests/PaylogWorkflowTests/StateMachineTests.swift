@@ -52,6 +52,18 @@ struct StateMachineTests {
         #expect(try run(.reconcile(line, matchedBy: "client_transaction_id"), on: &payment).isEmpty, "the same report line twice appends nothing")
     }
 
+    @Test("an offline success after an online one is recorded but does not send the payment back to offline, nor to expiry")
+    func offlineAfterOnline() throws {
+        var payment = try requested()
+        try run(.receiveCallback(try WorkflowFixtures.squareOnline(state: "st-1")), on: &payment, at: 1_000_000)
+        let events = try run(.receiveCallback(try WorkflowFixtures.squareOffline(state: "st-1", client: "C2")), on: &payment, at: 2_000_000)
+        #expect(events.map(\.typeName) == ["CallbackReceived"])
+        #expect(payment?.status == .completed && payment?.transactionID == "TX1")
+        #expect(payment?.offlineExpiresAtMicroseconds == nil)
+        #expect(try run(.expire(nowMicroseconds: .max), on: &payment).isEmpty)
+        #expect(payment?.status == .completed)
+    }
+
     @Test("a different report line with the transaction id that reconciled the payment is recorded, then recognised")
     func furtherReportLine() throws {
         var payment = try requested()
