@@ -54,7 +54,10 @@ extension Payment {
 
     private func decideCallback(_ outcome: CallbackOutcome, at: Int64?) throws(PaymentRejection) -> [PaymentEvent] {
         if callbackFingerprints.contains(CallbackFingerprint(rawURL: outcome.rawURL)) { return [] }  // an identical callback: a duplicate
-        if outcome.provider != provider { throw .providerMismatch(payment: id, expected: provider, got: outcome.provider) }
+        // A callback of an earlier attempt's provider (retried with another) is late evidence: recorded.
+        if !wasRequested(with: outcome.provider) {
+            throw .providerMismatch(payment: id, expected: provider, got: outcome.provider)
+        }
         let succeeded: Bool? = switch outcome.status {
         case .success: true
         case .failure: false

@@ -103,6 +103,7 @@ extension Payment {
             appVersion = requested.appVersion
         }
         if let reference = requested.reference, !references.contains(reference) { references.append(reference) }
+        if !requestedProviders.contains(requested.provider) { requestedProviders.append(requested.provider) }
     }
 
     /// Applies an `AppSwitched` event.

@@ -11,6 +11,10 @@ public struct Payment: Sendable, Hashable, Codable {
     public var amount: Money?
     /// Every routing reference its requests carried, oldest first.
     public var references: [String]
+    /// Every provider its requests were made with, first requested first: a retry with another provider keeps
+    /// the earlier attempts' callbacks and report lines recordable (they are late evidence, often of a second
+    /// charge), though ``provider`` names only the latest.
+    public var requestedProviders: [Provider] = []
     /// The API version the latest request claimed.
     public var apiVersion: String?
     /// The app version the latest request declared.
@@ -75,6 +79,12 @@ public struct Payment: Sendable, Hashable, Codable {
         self.hadContradictingCallbacks = false
         self.hadAmountMismatch = false
         self.hadRequestAfterSuccess = false
+    }
+
+    /// Whether `provider` is one this payment was requested with (its own provider, for a stream that began
+    /// without a request).
+    public func wasRequested(with provider: Provider) -> Bool {
+        requestedProviders.isEmpty ? provider == self.provider : requestedProviders.contains(provider)
     }
 
     /// True for completed, offline and reconciled payments.

@@ -29,7 +29,7 @@ extension PaylogService {
         let unknown = ServiceError.notFound("No payment waits for this callback (unknown or already used state).")
         guard let paymentID = try readView({ try workflow.route("ref:\(state)") }),
             let payment = try readView({ try PaymentsProjection.payment(paymentID, in: store) }),
-            payment.provider == .square, payment.callbackFingerprints.isEmpty
+            payment.wasRequested(with: .square), payment.callbackFingerprints.isEmpty
         else { throw unknown }
         // Without a configured base, the address the server listens on: the bound port, which `port: 0` leaves to
         // the system.

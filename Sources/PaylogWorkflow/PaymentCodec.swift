@@ -1,7 +1,7 @@
 import PaylogDomain
 import PaylogStore
 
-/// The status view's compact binary encoding of a ``Payment`` (view version 9; version 5 replaced sorted-key JSON).
+/// The status view's compact binary encoding of a ``Payment`` (view version 10; version 5 replaced sorted-key JSON).
 ///
 /// Every event a rebuild applies loads its payment, evolves it and stores it again, so this encoding is in the
 /// inner loop of `paylog replay` and `paylog rebuild-views`: JSON's decode and encode were 77 % of a replay
@@ -15,7 +15,8 @@ import PaylogStore
 /// 4. the present optionals in declaration order: amount (zigzag minor units, currency code), strings
 ///    length-prefixed, times zigzag microseconds;
 /// 5. `references`: a count, then each length-prefixed; `callbackFingerprints`, then `reportLineFingerprints`:
-///    each a count, then each fingerprint as 32 length-prefixed bytes (the report lines' since view version 9).
+///    each a count, then each fingerprint as 32 length-prefixed bytes (the report lines' since view version 9);
+///    `requestedProviders`: a count, then each length-prefixed (since view version 10).
 ///
 /// Format `0x01` (view version 5) also held the id and every callback's raw URL; a store opened with an older
 /// view rebuilds it from the log (the view version changed), so no row of that format is ever read.
@@ -130,6 +131,8 @@ enum PaymentCodec {
         }
         fingerprints(p.callbackFingerprints)
         fingerprints(p.reportLineFingerprints)
+        w.varint(UInt64(p.requestedProviders.count))
+        for provider in p.requestedProviders { w.string(provider.rawValue) }
     }
 
     /// The payment `id` encoded in `bytes` (the row's value; `id` is its key).
@@ -190,6 +193,10 @@ enum PaymentCodec {
         p.references = try list(&r)
         p.callbackFingerprints = try fingerprints(&r)
         p.reportLineFingerprints = try fingerprints(&r)
+        p.requestedProviders = try list(&r).map { name throws(Failure) in
+            guard let provider = Provider(rawValue: name) else { throw Failure(reason: "unknown provider \"\(name)\"") }
+            return provider
+        }
         p.lastCallbackSucceeded = has(Present.lastCallbackSucceeded) ? flags & Flag.lastCallbackSucceeded != 0 : nil
         p.hadLateCallback = flags & Flag.hadLateCallback != 0
         p.hadContradictingCallbacks = flags & Flag.hadContradictingCallbacks != 0

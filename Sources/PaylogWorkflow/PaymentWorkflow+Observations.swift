@@ -175,8 +175,9 @@ extension PaymentWorkflow {
     }
 
     /// Finds the payment a report line belongs to and how it matched.
-    /// A key that routes to another provider's payment is passed over: a report speaks only for its provider's
-    /// payments (a SumUp line whose `foreign_tx_id` equals a Square payment's state reconciled that payment).
+    /// A key that routes to a payment never requested from the line's provider is passed over: a report speaks only
+    /// for its provider's payments (a SumUp line whose `foreign_tx_id` equals a Square payment's state reconciled
+    /// that payment). A payment retried with another provider is still its first provider's payment.
     func routeReport(_ line: ReconciliationLine, reading: some PaymentReading) throws(WorkflowError) -> (String, String) {
         var otherProviders: [String] = []
         for key in line.matchKeys {
@@ -186,8 +187,8 @@ extension PaymentWorkflow {
             default: "ref:"
             }
             guard let found = try? reading.route(prefix + key.value) else { continue }
-            if let provider = (try? reading.payment(found))??.provider, provider != line.provider {
-                otherProviders.append("\(key.name) names \(provider.rawValue) payment \(found)")
+            if let payment = (try? reading.payment(found)) ?? nil, !payment.wasRequested(with: line.provider) {
+                otherProviders.append("\(key.name) names \(payment.provider.rawValue) payment \(found)")
                 continue
             }
             return (found, key.name)

@@ -31,7 +31,9 @@ public struct PaymentsProjection: StreamFoldingProjection {
     /// observed, and `late_callback` marks only late successes.
     /// Version 9: payments keep a fingerprint of each recorded report line's transaction id and amount, so that a
     /// line with the transaction id that reconciled a payment but another amount is recorded, not taken for the same.
-    public let version: UInt64 = 9
+    /// Version 10: payments keep every provider they were requested with, so that an earlier attempt's callbacks
+    /// and report lines are recorded after a retry with another provider.
+    public let version: UInt64 = 10
     /// The databases it owns.
     public let databaseNames = ["payments", "routes"]
 

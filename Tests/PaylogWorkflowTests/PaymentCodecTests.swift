@@ -33,6 +33,7 @@ struct PaymentCodecTests {
         p.reportLineFingerprints = (0..<Int.random(in: 0...3, using: &rng)).map { _ in
             CallbackFingerprint(reportedTransaction: text(20), amount: maybe { Money(minorUnits: 1_250, currency: .usd) })
         }
+        p.requestedProviders = Array(Provider.allCases.shuffled(using: &rng).prefix(Int.random(in: 0...3, using: &rng)))
         p.lastCallbackSucceeded = maybe { Bool.random(using: &rng) }
         p.offlineExpiresAtMicroseconds = maybe { Int64.random(in: .min ... .max, using: &rng) }
         p.hadLateCallback = Bool.random(using: &rng)
@@ -85,7 +86,7 @@ struct PaymentCodecTests {
         var rng = SplitMix64(seed: 6)
         let payment = try Self.randomPayment(&rng)
         var changes: [Payment] = []
-        for change in 0..<7 {
+        for change in 0..<8 {
             var other = payment
             switch change {
             case 0: other.sawSuccess.toggle()
@@ -94,6 +95,7 @@ struct PaymentCodecTests {
             case 3: other.callbackFingerprints.append(CallbackFingerprint(rawURL: "x"))
             case 4: other.status = payment.status == .failed ? .completed : .failed
             case 5: other.reportLineFingerprints.append(CallbackFingerprint(reportedTransaction: "x", amount: nil))
+            case 6: other.requestedProviders = payment.requestedProviders == [.sumup] ? [.square] : [.sumup]
             default: other.lastCallbackSucceeded = payment.lastCallbackSucceeded == false ? true : false
             }
             changes.append(other)

@@ -7,6 +7,42 @@ import TestSupport
 /// A provider's report speaks only for its own provider's payments, and holds report lines only.
 @Suite("Report lines")
 struct ReportLineTests {
+    @Test("after a retry with another provider, the first provider's late callback and report line are recorded")
+    func retriedWithAnotherProvider() async throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        let workflow = PaymentWorkflow(store: try PaymentWorkflow.openStore(at: dir.path), actor: "t")
+        defer { workflow.store.close() }
+        func percent(_ text: String) -> String { text.addingPercentEncoding(withAllowedCharacters: .alphanumerics)! }
+        func square(_ id: String) -> String {
+            let data = #"{"version":"1.3","client_id":"C","amount_money":{"amount":300,"currency_code":"USD"},"callback_url":"myapp://cb","state":"ST-\#(id)"}"#
+            return #"{"kind":"request","payment":"\#(id)","at":"2026-11-21T09:00:00Z","url":"square-commerce-v1://payment/create?data=\#(percent(data))"}"#
+        }
+        func sumupRetry(_ id: String) -> [String] {
+            [
+                #"{"kind":"fail","payment":"\#(id)","at":"2026-11-21T09:05:00Z","reason":"no answer"}"#,
+                #"{"kind":"request","payment":"\#(id)","at":"2026-11-21T09:06:00Z","app_version":"1.88.0","url":"sumupmerchant://pay/1.0?amount=3.00&currency=USD&affiliate-key=k&foreign-tx-id=ref-\#(id)&callbacksuccess=myshop%3A%2F%2Fok"}"#,
+                #"{"kind":"callback","at":"2026-11-21T09:07:00Z","url":"myshop://ok?smp-status=success&smp-tx-code=SU-\#(id)&foreign-tx-id=ref-\#(id)"}"#,
+            ]
+        }
+        let offline = #"{"status":"ok","client_transaction_id":"CTX-Y1","state":"ST-y1"}"#
+        let online = #"{"status":"ok","transaction_id":"SQ-X1","client_transaction_id":"CTX-X1","state":"ST-x1"}"#
+        let day = await workflow.ingest(lines: [
+            square("y1"), #"{"kind":"callback","at":"2026-11-21T09:01:00Z","url":"myapp://cb?data=\#(percent(offline))"}"#,
+        ] + sumupRetry("y1") + [square("x1")] + sumupRetry("x1") + [
+            // Attempt 1's Square success arrives after the SumUp retry succeeded: a second charge.
+            #"{"kind":"callback","at":"2026-11-21T09:08:00Z","url":"myapp://cb?data=\#(percent(online))"}"#,
+        ])
+        #expect(day.rejected == 0, "\(day.errors)")
+        let x1 = try #require(try PaymentsProjection.payment("x1", in: workflow.store))
+        #expect(x1.callbackFingerprints.count == 2 && x1.provider == .sumup && x1.requestedProviders == [.square, .sumup])
+        let report = await workflow.ingest(lines: [
+            #"{"at":"2026-11-22T12:00:00Z","provider":"square","transaction_id":"SQ-Y1","client_transaction_id":"CTX-Y1","amount_minor":300,"currency":"USD"}"#,
+        ], defaultKind: "reconcile")
+        #expect(report.accepted == 1 && report.eventsAppended == 1, "\(report.errors)")
+        #expect(try PaymentsProjection.payment("y1", in: workflow.store)?.status == .reconciled)
+    }
+
     @Test("a SumUp report line whose key names a Square payment does not reconcile it; another kind is refused")
     func ownProviderOnly() async throws {
         let dir = TemporaryDirectory()
