@@ -178,7 +178,29 @@ extension PaymentWorkflow {
     /// A key that routes to a payment never requested from the line's provider is passed over: a report speaks only
     /// for its provider's payments (a SumUp line whose `foreign_tx_id` equals a Square payment's state reconciled
     /// that payment). A payment retried with another provider is still its first provider's payment.
+    ///
+    /// When the line's transaction id is already known (a callback or an earlier line declared it) and names another
+    /// payment than its keys do, or its keys name none, the transaction's payment is taken, matched by
+    /// `transaction_id`: the provider's id names the charge itself, while a reference may since have been reused by
+    /// another payment (the same report run again would otherwise reconcile that one too).
     func routeReport(_ line: ReconciliationLine, reading: some PaymentReading) throws(WorkflowError) -> (String, String) {
+        var charged: String?
+        if let known = try? reading.route("tx:" + line.transactionID),
+            let payment = (try? reading.payment(known)) ?? nil, payment.wasRequested(with: line.provider)
+        {
+            charged = known
+        }
+        do {
+            let (found, matchedBy) = try routeReportByKeys(line, reading: reading)
+            if let charged, charged != found { return (charged, "transaction_id") }
+            return (found, matchedBy)
+        } catch {
+            guard let charged else { throw error }
+            return (charged, "transaction_id")
+        }
+    }
+
+    private func routeReportByKeys(_ line: ReconciliationLine, reading: some PaymentReading) throws(WorkflowError) -> (String, String) {
         var otherProviders: [String] = []
         for key in line.matchKeys {
             let prefix = switch key.name {

@@ -43,6 +43,26 @@ struct ReportLineTests {
         #expect(try PaymentsProjection.payment("y1", in: workflow.store)?.status == .reconciled)
     }
 
+    @Test("a report run again after its reference was reused by a new payment reconciles nothing new: the transaction's payment keeps it")
+    func reusedReference() async throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        let workflow = PaymentWorkflow(store: try PaymentWorkflow.openStore(at: dir.path), actor: "t")
+        defer { workflow.store.close() }
+        func request(_ id: String, at: String) -> String {
+            #"{"kind":"request","payment":"\#(id)","at":"\#(at)","url":"izettle://x-callback-url/payment/1.0?x-source=shop&x-success=myshop%3A%2F%2Fiz-ok&x-failure=myshop%3A%2F%2Fiz-fail&api-key=K&price=20&currency=SEK&title=T&reference=order-42"}"#
+        }
+        let line = #"{"at":"2026-11-22T08:00:00Z","provider":"izettle","transaction_id":"IZ-42","reference":"order-42","amount_minor":2000,"currency":"SEK"}"#
+        #expect(await workflow.ingest(lines: [request("iz-A", at: "2026-11-21T10:00:00Z")]).rejected == 0)
+        let first = await workflow.ingest(lines: [line], defaultKind: "reconcile")
+        #expect(first.eventsAppended == 1, "\(first.errors)")
+        #expect(await workflow.ingest(lines: [request("iz-B", at: "2026-11-23T10:00:00Z")]).rejected == 0)
+        let again = await workflow.ingest(lines: [line], defaultKind: "reconcile")
+        #expect(again.accepted == 1 && again.eventsAppended == 0, "\(again.errors)")
+        #expect(try PaymentsProjection.payment("iz-B", in: workflow.store)?.status == .requested)
+        #expect(try PaymentsProjection.payment("iz-A", in: workflow.store)?.status == .reconciled)
+    }
+
     @Test("a SumUp report line whose key names a Square payment does not reconcile it; another kind is refused")
     func ownProviderOnly() async throws {
         let dir = TemporaryDirectory()
