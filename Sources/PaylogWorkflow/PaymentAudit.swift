@@ -15,6 +15,8 @@ public enum PaymentAudit {
         var judge = EvidenceJudge()
         // When the latest failure was observed: a callback recorded after it may have been observed before it.
         var failureObservedAt: Timestamp?
+        // The latest failure, while the payment stands failed: a report line after it says the money was taken.
+        var standingFailure: Failed?
         // The report line recorded before, if any: a second, different line is a fact to look at.
         var earlierLine: Reconciled?
         return try PaymentHistory.steps(of: paymentID, in: store).map { step in
@@ -37,14 +39,20 @@ public enum PaymentAudit {
                 if e.amountMismatch { notes.append("AMOUNT MISMATCH with the request") }
                 if let earlier = earlierLine { notes.append(PaymentAudit.furtherLineNote(e, earlier: earlier)) }
                 earlierLine = e
+                if let failure = standingFailure {
+                    notes.append(PaymentAudit.reconciledAfterFailureNote(
+                        failure, observedAt: step.event.observedAt, failureObservedAt: failureObservedAt))
+                }
             case .failed(let e):
-                notes.append("failed by \(e.source.rawValue): \(e.reason)")
+                notes.append("failed by \(e.source.rawValue): \(PaymentAudit.readable(e.reason))")
                 failureObservedAt = step.event.observedAt
             case .offline(let e):
                 if let expiry = e.expiresAtMicroseconds { notes.append("expires \(Timestamp(microseconds: expiry).rfc3339) unless reconciled") }
             case .appSwitched:
                 break
             }
+            if step.state.status == .failed, case .failed(let e) = step.decoded { standingFailure = e }
+            if step.state.status != .failed { standingFailure = nil }
             var shownReading = reading
             if !includePersonalData, let fields = reading {
                 shownReading = fields.filter { !personalFields.contains($0.key.lowercased()) }
@@ -72,11 +80,31 @@ public enum PaymentAudit {
         return note
     }
 
+    /// The note on a report line that reconciled a payment standing failed: the money was taken after all. When the
+    /// line was observed before the failure (an expiry run before the report arrived, say), the failure was premature.
+    static func reconciledAfterFailureNote(_ failure: Failed, observedAt: Timestamp?, failureObservedAt: Timestamp?) -> String {
+        var note = "RECONCILED AFTER THE PAYMENT HAD FAILED (by \(failure.source.rawValue)): the provider reports the money taken"
+        if let observedAt, let failureObservedAt, observedAt < failureObservedAt {
+            note += "; the report line was observed at \(observedAt.rfc3339), before the failure (observed "
+                + "\(failureObservedAt.rfc3339)): the failure was premature"
+        }
+        return note
+    }
+
+    /// `reason` with each `µs N` (a time in microseconds, as an expiry's reason gives it) written as an RFC 3339 time.
+    static func readable(_ reason: String) -> String {
+        guard let marker = reason.range(of: "µs ") else { return reason }
+        let digits = reason[marker.upperBound...].prefix { $0.isASCII && $0.isNumber }
+        guard let microseconds = Int64(digits) else { return reason }
+        let rest = readable(String(reason[digits.endIndex...]))
+        return String(reason[..<marker.lowerBound]) + Timestamp(microseconds: microseconds).rfc3339 + rest
+    }
+
     /// The note on a callback recorded after its payment had failed. "Late" is in the order of recording; when the
     /// callback's own observed time is earlier than the failure's (a device's callbacks delivered after an
     /// operator's or a timeout's failure), the note says so: the failure may have been premature, which is what a
     /// dispute turns on.
-    static func lateNote(observedAt: Timestamp?, failureObservedAt: Timestamp?) -> String {
+    public static func lateNote(observedAt: Timestamp?, failureObservedAt: Timestamp?) -> String {
         guard let observedAt, let failureObservedAt, observedAt < failureObservedAt else {
             return "LATE: arrived after the payment had failed"
         }

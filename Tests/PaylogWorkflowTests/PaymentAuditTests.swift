@@ -81,6 +81,47 @@ struct PaymentAuditReportLineTests {
     }
 }
 
+/// A payment reconciled while it stood failed: the provider took the money after all, and when the report line
+/// was observed before the failure (an expiry run before the report arrived), the failure was premature.
+@Suite("Payment audit: reconciled after a failure")
+struct PaymentAuditReconciledAfterFailureTests {
+    static func percent(_ text: String) -> String { text.addingPercentEncoding(withAllowedCharacters: .alphanumerics)! }
+    static let request = #"{"kind":"request","payment":"s1","at":"2026-11-21T09:00:00Z","url":"square-commerce-v1://payment/create?data=\#(percent(#"{"version":"1.3","client_id":"C","amount_money":{"amount":1000,"currency_code":"USD"},"callback_url":"myapp://cb","state":"ST-1"}"#))"}"#
+    static let offline = #"{"kind":"callback","at":"2026-11-21T09:00:40Z","url":"myapp://cb?data=\#(percent(#"{"status":"ok","client_transaction_id":"CTX-S1","state":"ST-1"}"#))"}"#
+    static func line(at time: String) -> String {
+        #"{"kind":"reconcile","at":"\#(time)","provider":"square","transaction_id":"TX-S1","client_transaction_id":"CTX-S1","amount_minor":1000,"currency":"USD"}"#
+    }
+
+    static func notes(expiringAt now: String, line time: String) async throws -> [[String]] {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        let workflow = PaymentWorkflow(store: try PaymentWorkflow.openStore(at: dir.path), actor: "t")
+        defer { workflow.store.close() }
+        #expect(await workflow.ingest(lines: [request, offline]).rejected == 0)
+        #expect(try await workflow.expireOffline(now: try #require(Timestamp(rfc3339: now))) == ["s1"])
+        let report = await workflow.ingest(lines: [line(at: time)])
+        #expect(report.eventsAppended == 1, "\(report.errors)")
+        return try PaymentAudit.entries(of: "s1", in: workflow.store).map(\.notes)
+    }
+
+    @Test("an expiry run before the report arrived: the line observed inside the window says the expiry was premature")
+    func prematureExpiry() async throws {
+        let notes = try await Self.notes(expiringAt: "2026-11-22T09:00:45Z", line: "2026-11-22T09:00:00Z")
+        let expiry = try #require(notes.joined().first { $0.hasPrefix("failed by expiry:") })
+        #expect(expiry.contains("expired at 2026-11-22T09:00:40") && !expiry.contains("µs"), "\(expiry)")
+        let reconciled = try #require(notes.last?.first { $0.hasPrefix("RECONCILED AFTER THE PAYMENT HAD FAILED (by expiry)") })
+        #expect(reconciled.contains("observed at 2026-11-22T09:00:00.000000Z, before the failure") && reconciled.hasSuffix("premature"), "\(reconciled)")
+    }
+
+    @Test("a report line observed after the expiry: the money was taken after all, and no word of premature")
+    func lateReport() async throws {
+        let notes = try await Self.notes(expiringAt: "2026-11-22T09:00:45Z", line: "2026-11-23T08:00:00Z")
+        let reconciled = try #require(notes.last?.first { $0.hasPrefix("RECONCILED AFTER THE PAYMENT HAD FAILED") })
+        #expect(!reconciled.contains("premature"), "\(reconciled)")
+        #expect(notes.dropLast().joined().allSatisfy { !$0.hasPrefix("RECONCILED AFTER") })
+    }
+}
+
 /// Hiding personal data must hide it however the field name is spelled, and change nothing else of the evidence.
 @Suite("Payment audit: personal data")
 struct PaymentAuditRedactionTests {
