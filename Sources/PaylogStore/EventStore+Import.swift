@@ -16,9 +16,14 @@ extension EventStore {
                 var head = try ChainHead.load(txn, databases)
                 for event in events {
                     guard event.position == head.position + 1 else {
-                        throw EventStoreError.importMismatch(
-                            position: event.position,
-                            reason: "the store's next position is \(head.position + 1); import into an empty store, in order")
+                        // Ahead of the store: the export has no line for a position (removed or lost). At or behind it:
+                        // the store was not empty, or the export repeats or reorders lines.
+                        let reason = event.position > head.position + 1
+                            ? "position \(head.position + 1) is missing: the export has no line for it before "
+                                + "\(event.position) (lines were removed or lost); export the log again"
+                            : "the store already holds positions up to \(head.position): import into an empty store, "
+                                + "from an export whose lines are in order, each once"
+                        throw EventStoreError.importMismatch(position: event.position, reason: reason)
                     }
                     for tag in event.tags ?? [] {
                         if let problem = StoreKeys.problem(withTag: tag) {

@@ -13,6 +13,12 @@ public enum ObservationError: Error, Sendable, Hashable, CustomStringConvertible
     public var description: String {
         switch self {
         case .notJSONObject(let reason): return "not a JSON object (\(reason))"
+        case .missingField(let field, let kind) where kind == "reconcile":
+            // A report line needs both the provider's transaction id and a key that finds the payment; saying only the
+            // missing one sent people back and forth between the two.
+            return "\"\(field)\" is required for kind \"reconcile\": a report line carries the provider's "
+                + "\"transaction_id\" and a key that finds the payment (Square \"client_transaction_id\"; SumUp "
+                + "\"foreign_tx_id\" or \"transaction_code\"; iZettle \"reference\")"
         case .missingField(let field, let kind): return "\"\(field)\" is required for kind \"\(kind)\""
         case .invalidField(let field, let reason): return "\"\(field)\" \(reason)"
         case .unknownKind(let kind):

@@ -20,7 +20,11 @@ public enum WorkflowError: Error, Sendable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .rejected(let rejection): return rejection.description
-        case .unroutable(let detail): return "No recorded payment matches \(detail). Check that the payment's request was recorded with this reference (for a callback, you can also pass the payment id)."
+        case .unroutable(let detail):
+            return "No recorded payment matches \(detail). Check that the payment's request (for a reference) or "
+                + "callback (for a transaction or client transaction id) was recorded first; a callback can also name "
+                + "its payment (\"payment\", or the paylog_payment marker). A report line is matched by its keys only: "
+                + "record the callback that carries its id, then reconcile again."
         case .unreadable(let detail): return detail
         case .store(let error): return error.description
         case .refusedLaunch(let detail): return "Refusing to build the launch URL: \(detail)"

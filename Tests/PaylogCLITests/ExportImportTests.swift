@@ -44,6 +44,19 @@ struct ExportImportTests {
         #expect(try PaylogProcess.run(["log", "--store", dir.path + "/target"]).stdout.isEmpty)
     }
 
+    @Test("an export with a line removed is refused naming the missing position, not blaming the store")
+    func lineRemoved() throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        #expect(try PaylogProcess.run(["demo", "--payments", "10", "--store", dir.path + "/source"]).status == 0)
+        var lines = try PaylogProcess.run(["export", "--store", dir.path + "/source"]).stdout.split(separator: "\n").map(String.init)
+        lines.remove(at: 4)
+        try lines.joined(separator: "\n").write(toFile: dir.path + "/gap.jsonl", atomically: true, encoding: .utf8)
+        let result = try PaylogProcess.run(["import-log", dir.path + "/gap.jsonl", "--store", dir.path + "/target"])
+        #expect(result.status != 0)
+        #expect(result.stderr.contains("position 5 is missing") && !result.stderr.contains("import into an empty store"), "\(result.stderr)")
+    }
+
     @Test("an export altered after its first import batch leaves the store empty, and one from standard input imports whole")
     func tamperedAfterFirstBatch() throws {
         let dir = TemporaryDirectory()

@@ -19,6 +19,27 @@ struct IngestLineTests {
         }
     }
 
+    @Test("a report line missing its transaction id or its matching key is told both are needed, whichever is missing")
+    func reportLineFields() {
+        let lines = [
+            #"{"at":"2026-11-22T08:00:01Z","provider":"sumup","transaction_id":"TXB","amount_minor":1250,"currency":"EUR"}"#,
+            #"{"at":"2026-11-22T08:00:01Z","provider":"sumup","transaction_code":"TXB","amount_minor":1250,"currency":"EUR"}"#,
+        ]
+        var messages: [String] = []
+        for line in lines {
+            do {
+                _ = try Observation.parse(line, defaultKind: "reconcile")
+                Issue.record("accepted: \(line)")
+            } catch {
+                messages.append("\(error)")
+            }
+        }
+        #expect(messages.count == 2)
+        #expect(messages.first?.hasPrefix(#""foreign_tx_id" or "transaction_code" is required"#) == true, "\(messages)")
+        #expect(messages.last?.hasPrefix(#""transaction_id" is required"#) == true, "\(messages)")
+        #expect(messages.allSatisfy { $0.contains(#"the provider's "transaction_id" and a key that finds the payment"#) }, "\(messages)")
+    }
+
     @Test("a line of only whitespace is blank: not counted, not rejected", arguments: ["", " ", "\r\n", "\u{00A0}\t"])
     func blank(_ line: String) {
         var report = IngestReport()
