@@ -8,6 +8,10 @@ public struct ChainReport: Sendable, Hashable {
     public var firstBrokenPosition: UInt64?
     /// Why the chain broke there.
     public var problem: String?
+    /// The last event's hash in hexadecimal when the chain is intact (nil otherwise, and for an empty log): with
+    /// ``lastPosition``, what identifies the whole log. Kept beside a backup or an export, it shows a copy that was
+    /// cut short (whose shorter chain still verifies) for what it is.
+    public var headHash: String?
 
     /// True when every event checked out and the chain reaches the stored head.
     public var isIntact: Bool { firstBrokenPosition == nil }

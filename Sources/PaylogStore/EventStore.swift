@@ -407,7 +407,8 @@ public final class EventStore: Sendable {
             }
         }
         return ChainReport(
-            eventsChecked: checked, lastPosition: head.position, firstBrokenPosition: broken?.0, problem: broken?.1)
+            eventsChecked: checked, lastPosition: head.position, firstBrokenPosition: broken?.0, problem: broken?.1,
+            headHash: broken == nil && checked > 0 ? previous.hex : nil)
     }
 
     static func chainProblem(

@@ -23,9 +23,11 @@ struct VerifyCommand: ParsableCommand {
             ]
             if let broken = report.firstBrokenPosition { object["first_broken_position"] = broken }
             if let problem = report.problem { object["problem"] = problem }
+            if let hash = report.headHash { object["head_hash"] = hash }
             print(try JSONText.encode(object))
         } else if report.isIntact {
-            print("chain intact: \(report.eventsChecked) events, head at position \(report.lastPosition)")
+            print("chain intact: \(report.eventsChecked) events, head at position \(report.lastPosition)"
+                + (report.headHash.map { ", head hash \($0)" } ?? ""))
         } else {
             print("CHAIN BROKEN at position \(report.firstBrokenPosition!): \(report.problem ?? "")")
             print("\(report.eventsChecked) events before it check out.")

@@ -44,6 +44,25 @@ struct ExportImportTests {
         #expect(try PaylogProcess.run(["log", "--store", dir.path + "/target"]).stdout.isEmpty)
     }
 
+    @Test("an export cut short imports as a shorter log that verifies; the head hash verify printed tells it apart")
+    func cutShort() throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        #expect(try PaylogProcess.run(["demo", "--payments", "10", "--store", dir.path + "/source"]).status == 0)
+        let source = try PaylogProcess.jsonObject(try PaylogProcess.run(["verify", "--json", "--store", dir.path + "/source"]).stdout)
+        let sourceHash = try #require(source["head_hash"] as? String)
+        #expect(sourceHash.count == 64)
+        let lines = try PaylogProcess.run(["export", "--store", dir.path + "/source"]).stdout.split(separator: "\n")
+        for (name, kept) in [("whole", lines.count), ("short", lines.count - 3)] {
+            try lines.prefix(kept).joined(separator: "\n").write(toFile: dir.path + "/\(name).jsonl", atomically: true, encoding: .utf8)
+            let imported = try PaylogProcess.run(["import-log", dir.path + "/\(name).jsonl", "--json", "--store", dir.path + "/" + name])
+            let object = try PaylogProcess.jsonObject(imported.stdout)
+            #expect(object["chain_ok"] as? Bool == true)
+            #expect((object["head_hash"] as? String == sourceHash) == (name == "whole"), "\(name): \(object)")
+            #expect((object["last_position"] as? Int == source["last_position"] as? Int) == (name == "whole"))
+        }
+    }
+
     @Test("an export with a line removed is refused naming the missing position, not blaming the store")
     func lineRemoved() throws {
         let dir = TemporaryDirectory()
