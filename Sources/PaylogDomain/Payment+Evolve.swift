@@ -133,6 +133,9 @@ extension Payment {
         switch outcome.status {
         case .success:
             sawSuccess = true
+            if let charge = outcome.clientTransactionID ?? outcome.transactionID, !successfulCharges.contains(charge) {
+                successfulCharges.append(charge)
+            }
             lastCallbackSucceeded = true
             if let id = outcome.transactionID { transactionID = id }
             if let id = outcome.clientTransactionID { clientTransactionID = id }

@@ -37,6 +37,10 @@ public struct Payment: Sendable, Hashable, Codable {
     /// recognised and recorded once, while a line for the same transaction with another amount, or for another
     /// transaction, is recorded as the evidence it is.
     public var reportLineFingerprints: [CallbackFingerprint] = []
+    /// Each distinct charge the payment's success callbacks reported — its client transaction id, else its
+    /// transaction id — first reported first. More than one means the customer may have been charged more than once
+    /// (a retry that succeeded after the first attempt did too): ``hadMultipleCharges``.
+    public var successfulCharges: [String] = []
     /// The status of the latest callback that was a success or a failure.
     public var lastCallbackSucceeded: Bool?
     /// When an offline payment expires unreconciled (µs since the epoch).
@@ -86,6 +90,9 @@ public struct Payment: Sendable, Hashable, Codable {
     public func wasRequested(with provider: Provider) -> Bool {
         requestedProviders.isEmpty ? provider == self.provider : requestedProviders.contains(provider)
     }
+
+    /// Success callbacks reported more than one charge (``successfulCharges``): the customer may have paid twice.
+    public var hadMultipleCharges: Bool { successfulCharges.count > 1 }
 
     /// True for completed, offline and reconciled payments.
     public var hasSucceeded: Bool {

@@ -11,6 +11,7 @@ public enum PaymentJSON {
         if p.hadContradictingCallbacks { flags.append("contradicting_callbacks") }
         if p.hadAmountMismatch { flags.append("amount_mismatch") }
         if p.hadRequestAfterSuccess { flags.append("request_after_success") }
+        if p.hadMultipleCharges { flags.append("multiple_charges") }
         let null = NSNull()
         return [
             "payment": p.id, "status": p.status.rawValue, "provider": p.provider.rawValue,

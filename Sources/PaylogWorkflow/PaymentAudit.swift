@@ -17,6 +17,8 @@ public enum PaymentAudit {
         var failureObservedAt: Timestamp?
         // The latest failure, while the payment stands failed: a report line after it says the money was taken.
         var standingFailure: Failed?
+        // The charges the success callbacks reported so far: a new one is a second charge.
+        var charges: [String] = []
         // The report line recorded before, if any: a second, different line is a fact to look at.
         var earlierLine: Reconciled?
         return try PaymentHistory.steps(of: paymentID, in: store).map { step in
@@ -33,6 +35,11 @@ public enum PaymentAudit {
                 if e.contradictsEarlier { notes.append("CONTRADICTS an earlier callback") }
                 else if e.isRepeat { notes.append("a further, different callback") }
                 if e.outcome.isOffline { notes.append("offline payment") }
+                if let new = step.state.successfulCharges.last, step.state.successfulCharges.count > charges.count, !charges.isEmpty {
+                    notes.append("ANOTHER SUCCESSFUL CHARGE (\(new); earlier \(charges.joined(separator: ", "))): the customer may "
+                        + "have been charged more than once")
+                }
+                charges = step.state.successfulCharges
             case .reconciled(let e):
                 evidence = e.reportLine
                 notes.append("matched by \(e.matchedBy)")

@@ -1,7 +1,7 @@
 import PaylogDomain
 import PaylogStore
 
-/// The status view's compact binary encoding of a ``Payment`` (view version 10; version 5 replaced sorted-key JSON).
+/// The status view's compact binary encoding of a ``Payment`` (view version 11; version 5 replaced sorted-key JSON).
 ///
 /// Every event a rebuild applies loads its payment, evolves it and stores it again, so this encoding is in the
 /// inner loop of `paylog replay` and `paylog rebuild-views`: JSON's decode and encode were 77 % of a replay
@@ -16,7 +16,8 @@ import PaylogStore
 ///    length-prefixed, times zigzag microseconds;
 /// 5. `references`: a count, then each length-prefixed; `callbackFingerprints`, then `reportLineFingerprints`:
 ///    each a count, then each fingerprint as 32 length-prefixed bytes (the report lines' since view version 9);
-///    `requestedProviders`: a count, then each length-prefixed (since view version 10).
+///    `requestedProviders`: a count, then each length-prefixed (since view version 10); `successfulCharges`: a
+///    count, then each length-prefixed (since view version 11).
 ///
 /// Format `0x01` (view version 5) also held the id and every callback's raw URL; a store opened with an older
 /// view rebuilds it from the log (the view version changed), so no row of that format is ever read.
@@ -133,6 +134,8 @@ enum PaymentCodec {
         fingerprints(p.reportLineFingerprints)
         w.varint(UInt64(p.requestedProviders.count))
         for provider in p.requestedProviders { w.string(provider.rawValue) }
+        w.varint(UInt64(p.successfulCharges.count))
+        for charge in p.successfulCharges { w.string(charge) }
     }
 
     /// The payment `id` encoded in `bytes` (the row's value; `id` is its key).
@@ -197,6 +200,7 @@ enum PaymentCodec {
             guard let provider = Provider(rawValue: name) else { throw Failure(reason: "unknown provider \"\(name)\"") }
             return provider
         }
+        p.successfulCharges = try list(&r)
         p.lastCallbackSucceeded = has(Present.lastCallbackSucceeded) ? flags & Flag.lastCallbackSucceeded != 0 : nil
         p.hadLateCallback = flags & Flag.hadLateCallback != 0
         p.hadContradictingCallbacks = flags & Flag.hadContradictingCallbacks != 0

@@ -33,7 +33,8 @@ public struct PaymentsProjection: StreamFoldingProjection {
     /// line with the transaction id that reconciled a payment but another amount is recorded, not taken for the same.
     /// Version 10: payments keep every provider they were requested with, so that an earlier attempt's callbacks
     /// and report lines are recorded after a retry with another provider.
-    public let version: UInt64 = 10
+    /// Version 11: payments keep each distinct charge their success callbacks reported (`multiple_charges`).
+    public let version: UInt64 = 11
     /// The databases it owns.
     public let databaseNames = ["payments", "routes"]
 

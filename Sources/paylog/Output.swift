@@ -21,6 +21,7 @@ enum Output {
         if p.hadLateCallback { flags.append("LATE") }
         if p.hadContradictingCallbacks { flags.append("CONTRADICT") }
         if p.hadAmountMismatch { flags.append("AMOUNT") }
+        if p.hadMultipleCharges { flags.append("CHARGES") }
         return [
             p.id, p.status.rawValue, p.provider.rawValue, p.amount.map { "\($0.decimalString) \($0.currency.code)" } ?? "?",
             p.transactionID ?? "-", p.clientTransactionID ?? "-", p.errorCode ?? "-", String(p.version),

@@ -34,6 +34,7 @@ struct PaymentCodecTests {
             CallbackFingerprint(reportedTransaction: text(20), amount: maybe { Money(minorUnits: 1_250, currency: .usd) })
         }
         p.requestedProviders = Array(Provider.allCases.shuffled(using: &rng).prefix(Int.random(in: 0...3, using: &rng)))
+        p.successfulCharges = (0..<Int.random(in: 0...2, using: &rng)).map { _ in text(12) }
         p.lastCallbackSucceeded = maybe { Bool.random(using: &rng) }
         p.offlineExpiresAtMicroseconds = maybe { Int64.random(in: .min ... .max, using: &rng) }
         p.hadLateCallback = Bool.random(using: &rng)
@@ -86,7 +87,7 @@ struct PaymentCodecTests {
         var rng = SplitMix64(seed: 6)
         let payment = try Self.randomPayment(&rng)
         var changes: [Payment] = []
-        for change in 0..<8 {
+        for change in 0..<9 {
             var other = payment
             switch change {
             case 0: other.sawSuccess.toggle()
@@ -96,6 +97,7 @@ struct PaymentCodecTests {
             case 4: other.status = payment.status == .failed ? .completed : .failed
             case 5: other.reportLineFingerprints.append(CallbackFingerprint(reportedTransaction: "x", amount: nil))
             case 6: other.requestedProviders = payment.requestedProviders == [.sumup] ? [.square] : [.sumup]
+            case 7: other.successfulCharges.append("another")
             default: other.lastCallbackSucceeded = payment.lastCallbackSucceeded == false ? true : false
             }
             changes.append(other)
