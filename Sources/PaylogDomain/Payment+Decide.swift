@@ -52,6 +52,13 @@ extension Payment {
         }
     }
 
+    /// A callback now arrives late: after the payment failed, and nothing but a report line has happened since (a
+    /// report line that reconciled the failed payment first must not make its own callback look on time, or the same
+    /// facts would read differently in another ingest order).
+    private var isLateForCallback: Bool {
+        status == .failed || (status == .reconciled && failureReason != nil && !sawSuccess)
+    }
+
     private func decideCallback(_ outcome: CallbackOutcome, at: Int64?) throws(PaymentRejection) -> [PaymentEvent] {
         if callbackFingerprints.contains(CallbackFingerprint(rawURL: outcome.rawURL)) { return [] }  // an identical callback: a duplicate
         // A callback of an earlier attempt's provider (retried with another) is late evidence: recorded.
@@ -66,7 +73,7 @@ extension Payment {
         let contradicts = succeeded != nil && lastCallbackSucceeded != nil && succeeded != lastCallbackSucceeded
         var events: [PaymentEvent] = [.callbackReceived(CallbackReceived(
             callbackURL: outcome.rawURL, outcome: outcome, isRepeat: !callbackFingerprints.isEmpty,
-            isLate: status == .failed, contradictsEarlier: contradicts))]
+            isLate: isLateForCallback, contradictsEarlier: contradicts))]
         switch succeeded {
         case true?:
             // Only a payment not yet paid goes offline: an offline success after an online one (a second charge on

@@ -101,6 +101,9 @@ extension Payment {
             amount = requested.amount
             apiVersion = requested.apiVersion
             appVersion = requested.appVersion
+            // A new attempt: its callbacks answer it, so a success of the retry does not contradict the failure of
+            // the attempt before (a second charge still shows, as `multiple_charges`).
+            lastCallbackSucceeded = nil
         }
         if let reference = requested.reference, !references.contains(reference) { references.append(reference) }
         if !requestedProviders.contains(requested.provider) { requestedProviders.append(requested.provider) }

@@ -34,7 +34,8 @@ public struct PaymentsProjection: StreamFoldingProjection {
     /// Version 10: payments keep every provider they were requested with, so that an earlier attempt's callbacks
     /// and report lines are recorded after a retry with another provider.
     /// Version 11: payments keep each distinct charge their success callbacks reported (`multiple_charges`).
-    public let version: UInt64 = 11
+    /// Version 12: a new request after a failure starts a new attempt, whose success contradicts nothing before it.
+    public let version: UInt64 = 12
     /// The databases it owns.
     public let databaseNames = ["payments", "routes"]
 

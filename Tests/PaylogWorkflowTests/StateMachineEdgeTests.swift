@@ -31,6 +31,48 @@ struct StateMachineEdgeTests {
         #expect(payment?.hadAmountMismatch == true, "10.00 requested, 12.00 on the report")
     }
 
+    @Test("a success callback recorded after the report line that reconciled a failed payment is still late")
+    func lateAfterReconciled() throws {
+        var payment: Payment?
+        try run(.request(try sumupRequest(reference: "r1"), builtByPaylog: false), on: &payment)
+        try run(.fail(reason: "timeout"), on: &payment)
+        let line = ReconciliationLine(provider: .sumup, transactionID: "T1", foreignTransactionID: "r1", rawLine: "{}")
+        try run(.reconcile(line, matchedBy: "foreign_tx_id"), on: &payment)
+        let success = try Providers.parseCallback("myshop://ok?smp-status=success&smp-tx-code=T1&foreign-tx-id=r1", provider: .sumup)
+        let events = try run(.receiveCallback(success), on: &payment)
+        guard case .callbackReceived(let callback)? = events.first else {
+            Issue.record("expected a callback, got \(events)")
+            return
+        }
+        #expect(callback.isLate, "the same facts ingested callback-first are late")
+        #expect(payment?.hadLateCallback == true && payment?.status == .reconciled)
+        // Once a success is in, a further one is not late.
+        let again = try Providers.parseCallback("myshop://ok?smp-status=success&smp-tx-code=T1&foreign-tx-id=r1&x=1", provider: .sumup)
+        guard case .callbackReceived(let second)? = try run(.receiveCallback(again), on: &payment).first else { return }
+        #expect(!second.isLate)
+    }
+
+    @Test("a retry's success does not contradict the failed attempt before it; within one attempt it does")
+    func retryIsNoContradiction() throws {
+        let failure = try Providers.parseCallback("myshop://fail?smp-status=failed&foreign-tx-id=r1", provider: .sumup)
+        var payment: Payment?
+        try run(.request(try sumupRequest(reference: "r1"), builtByPaylog: false), on: &payment)
+        try run(.receiveCallback(failure), on: &payment)
+        try run(.request(try sumupRequest(reference: "r2"), builtByPaylog: false), on: &payment)
+        let success = try Providers.parseCallback("myshop://ok?smp-status=success&smp-tx-code=T2&foreign-tx-id=r2", provider: .sumup)
+        guard case .callbackReceived(let callback)? = try run(.receiveCallback(success), on: &payment).first else {
+            Issue.record("no callback recorded")
+            return
+        }
+        #expect(!callback.contradictsEarlier && payment?.hadContradictingCallbacks == false && payment?.status == .completed)
+        // Without the retry, the same two callbacks contradict each other.
+        var single: Payment?
+        try run(.request(try sumupRequest(reference: "r1"), builtByPaylog: false), on: &single)
+        try run(.receiveCallback(failure), on: &single)
+        try run(.receiveCallback(success), on: &single)
+        #expect(single?.hadContradictingCallbacks == true)
+    }
+
     @Test("a new request after a failure starts a new attempt; after a success it is recorded but flagged")
     func reRequests() throws {
         var payment: Payment?
