@@ -19,6 +19,8 @@ public enum PaymentAudit {
         var standingFailure: Failed?
         // The charges the success callbacks reported so far: a new one is a second charge.
         var charges: [String] = []
+        // The transaction ids success callbacks reported: a report line naming another is worth a look.
+        var reportedByCallbacks: [String] = []
         // The report line recorded before, if any: a second, different line is a fact to look at.
         var earlierLine: Reconciled?
         return try PaymentHistory.steps(of: paymentID, in: store).map { step in
@@ -35,6 +37,9 @@ public enum PaymentAudit {
                 if e.contradictsEarlier { notes.append("CONTRADICTS an earlier callback") }
                 else if e.isRepeat { notes.append("a further, different callback") }
                 if e.outcome.isOffline { notes.append("offline payment") }
+                if e.outcome.status == .success, let id = e.outcome.transactionID, !reportedByCallbacks.contains(id) {
+                    reportedByCallbacks.append(id)
+                }
                 if let new = step.state.successfulCharges.last, step.state.successfulCharges.count > charges.count, !charges.isEmpty {
                     notes.append("ANOTHER SUCCESSFUL CHARGE (\(new); earlier \(charges.joined(separator: ", "))): the customer may "
                         + "have been charged more than once")
@@ -45,6 +50,10 @@ public enum PaymentAudit {
                 notes.append("matched by \(e.matchedBy)")
                 if e.amountMismatch { notes.append("AMOUNT MISMATCH with the request") }
                 if let earlier = earlierLine { notes.append(PaymentAudit.furtherLineNote(e, earlier: earlier)) }
+                if !reportedByCallbacks.isEmpty, !reportedByCallbacks.contains(e.transactionID) {
+                    notes.append("the report's transaction id \(e.transactionID) is not one the success callbacks reported "
+                        + "(\(reportedByCallbacks.joined(separator: ", "))): check it is the same charge")
+                }
                 earlierLine = e
                 if let failure = standingFailure {
                     notes.append(PaymentAudit.reconciledAfterFailureNote(

@@ -134,17 +134,19 @@ extension PaymentWorkflow {
         ahead: CallbackAhead? = nil
     ) throws(WorkflowError) -> (String, CallbackOutcome) {
         var provider = provider
-        if let payment, provider == nil { provider = (try? reading.payment(payment))??.provider }
-        // Read as the provider its URL names, when neither the line nor the payment says which.
+        // Read as the provider its URL names, when the line does not say which: before the named payment's provider,
+        // so that a SumUp callback named for a payment last requested from Square reads as SumUp's (and is judged
+        // for what it is) rather than failing as a Square URL without `data`.
         var detected: CallbackOutcome?
         if provider == nil {
-            switch ahead?.detected {
-            case .success(let outcome)?: detected = outcome
-            case .failure(let error)?: throw error
-            case nil: detected = try PaymentWorkflow.detectCallback(url)
+            let detection = ahead?.detected ?? Result { () throws(WorkflowError) in try PaymentWorkflow.detectCallback(url) }
+            switch detection {
+            case .success(let outcome): detected = outcome
+            case .failure(let error): if payment == nil { throw error }
             }
             provider = detected?.provider
         }
+        if let payment, provider == nil { provider = (try? reading.payment(payment))??.provider }
         // Read ahead exactly when reached here: the URL names no provider.
         if provider == nil, let marked = ahead.map({ $0.marker }) ?? PaymentWorkflow.queryItem("paylog_payment", in: url) {
             provider = (try? reading.payment(marked))??.provider

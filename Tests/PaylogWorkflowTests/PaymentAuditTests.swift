@@ -75,6 +75,9 @@ struct PaymentAuditReportLineTests {
             #expect(notes.last?.contains {
                 $0.hasPrefix("a further report line for this payment under another transaction id (earlier TX1): AMOUNT DIFFERS")
             } == true, "\(notes)")
+            // The callback reported TX1: only the TX2 line is not one of its charges.
+            let strangers = notes.map { $0.filter { $0.hasPrefix("the report's transaction id") } }
+            #expect(strangers.map(\.count) == [0, 0, 1] && strangers.last?.first?.contains("TX2 is not one") == true, "\(strangers)")
             let payment = try #require(try PaymentsProjection.payment("p1", in: workflow.store))
             #expect(payment.status == .reconciled && payment.transactionID == "TX2" && payment.hadAmountMismatch)
         }

@@ -48,6 +48,23 @@ struct ReportLineTests {
         #expect(try PaymentsProjection.payment("y1", in: workflow.store)?.status == .reconciled)
     }
 
+    @Test("a SumUp callback named for a Square payment is read as SumUp's and refused for its provider, not as a Square URL")
+    func callbackOfAnotherProvider() async throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        let workflow = PaymentWorkflow(store: try PaymentWorkflow.openStore(at: dir.path), actor: "t")
+        defer { workflow.store.close() }
+        let data = #"{"version":"1.3","client_id":"C","amount_money":{"amount":300,"currency_code":"USD"},"callback_url":"myapp://cb","state":"ST-4"}"#
+        let url = "square-commerce-v1://payment/create?data=" + data.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!
+        #expect(await workflow.ingest(lines: [#"{"kind":"request","payment":"s4","at":"2026-11-21T09:00:00Z","url":"\#(url)"}"#]).rejected == 0)
+        let report = await workflow.ingest(lines: [
+            #"{"kind":"callback","payment":"s4","at":"2026-11-21T09:05:00Z","url":"myshop://cb?smp-status=success&smp-tx-code=TT"}"#,
+        ])
+        #expect(report.rejected == 1)
+        let message = report.errors.first?.message ?? ""
+        #expect(message.contains("square") && message.contains("sumup") && !message.contains("data"), "\(message)")
+    }
+
     @Test("a report run again after its reference was reused by a new payment reconciles nothing new: the transaction's payment keeps it")
     func reusedReference() async throws {
         let dir = TemporaryDirectory()
