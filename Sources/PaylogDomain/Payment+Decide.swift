@@ -28,13 +28,15 @@ extension Payment {
             return [.appSwitched(AppSwitched(note: note))]
         case .receiveCallback(let outcome):
             return try payment.decideCallback(outcome, at: at)
-        case .reconcile(let line, let matchedBy):
+        case .reconcile(let line, let matchedBy, let attemptAmount):
             // The same transaction with the same amount again (a report ingested twice, through `reconcile` and
             // `ingest`, exported again) is a duplicate; another amount for it, or another transaction, is evidence
             // of its own.
             let fingerprint = CallbackFingerprint(reportedTransaction: line.transactionID, amount: line.amount)
             if payment.reportLineFingerprints.contains(fingerprint) { return [] }
-            let mismatch = line.amount != nil && payment.amount != nil && line.amount != payment.amount
+            // Judged against the attempt the line matched (a retry may have asked another amount).
+            let requested = attemptAmount ?? payment.amount
+            let mismatch = line.amount != nil && requested != nil && line.amount != requested
             return [.reconciled(Reconciled(
                 reportLine: line.rawLine, transactionID: line.transactionID, matchedBy: matchedBy,
                 amount: line.amount, amountMismatch: mismatch))]

@@ -6,8 +6,10 @@ public enum PaymentCommand: Sendable, Hashable {
     case switchApp(note: String)
     /// Record a callback.
     case receiveCallback(CallbackOutcome)
-    /// Match a provider report line (already routed to this payment by `matchedBy`).
-    case reconcile(ReconciliationLine, matchedBy: String)
+    /// Match a provider report line (already routed to this payment by `matchedBy`). `attemptAmount`: what the
+    /// attempt the line matched requested, when the caller knows it (a line matched by an earlier attempt's
+    /// reference); nil: the payment's latest request is the one to compare the report's amount with.
+    case reconcile(ReconciliationLine, matchedBy: String, attemptAmount: Money? = nil)
     /// Give up on the payment.
     case fail(reason: String)
     /// Fail the payment if it is offline and its reconciliation window closed before `nowMicroseconds`.

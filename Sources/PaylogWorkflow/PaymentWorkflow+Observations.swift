@@ -96,7 +96,8 @@ extension PaymentWorkflow {
             return (.receiveCallback(outcome), paymentID, at, url)
         case .reconcile(let at, let line):
             let (paymentID, matchedBy) = try routeReport(line, reading: reading)
-            return (.reconcile(line, matchedBy: matchedBy), paymentID, at, line.rawLine)
+            let attempt = attemptAmount(of: paymentID, line: line, matchedBy: matchedBy, reading: reading)
+            return (.reconcile(line, matchedBy: matchedBy, attemptAmount: attempt), paymentID, at, line.rawLine)
         case .fail(let payment, let at, let reason):
             return (.fail(reason: reason), payment, at, reason)
         }
@@ -221,6 +222,25 @@ extension PaymentWorkflow {
         let passedOver = otherProviders.isEmpty
             ? "" : "; \(otherProviders.joined(separator: ", ")), and a report is matched only to its own provider's payments"
         throw .unroutable("the \(line.provider.rawValue) report line with \(keys)\(passedOver)")
+    }
+
+    /// What the attempt a report line matched by its reference (`foreign_tx_id`, `reference`) requested, when the
+    /// payment was requested more than once (with several references); nil otherwise, and the latest request's
+    /// amount is the one to compare with. Only retried payments read their requests for it.
+    func attemptAmount(
+        of paymentID: String, line: ReconciliationLine, matchedBy: String, reading: some PaymentReading
+    ) -> Money? {
+        guard matchedBy == "foreign_tx_id" || matchedBy == "reference",
+            let reference = line.matchKeys.first(where: { $0.name == matchedBy })?.value,
+            let payment = (try? reading.payment(paymentID)) ?? nil, payment.references.count > 1,
+            let events = try? reading.eventsNewestFirst(of: paymentID)
+        else { return nil }
+        for event in events where event.type == PaymentEventKind.requested.typeName {
+            if case .requested(let requested)? = try? EventCodec.decode(event), requested.reference == reference {
+                return requested.amount
+            }
+        }
+        return nil
     }
 
     /// The first value of query item `name` in `url`, read as the providers' adapters read it

@@ -65,6 +65,30 @@ struct ReportLineTests {
         #expect(message.contains("square") && message.contains("sumup") && !message.contains("data"), "\(message)")
     }
 
+    @Test("a report line matched by an earlier attempt's reference is judged against that attempt's amount")
+    func amountOfTheMatchedAttempt() async throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        let workflow = PaymentWorkflow(store: try PaymentWorkflow.openStore(at: dir.path), actor: "t")
+        defer { workflow.store.close() }
+        func attempt(_ id: String, _ reference: String, _ amount: String, at minute: Int) -> String {
+            #"{"kind":"request","payment":"\#(id)","at":"2026-11-21T09:\#(10 + minute):00Z","app_version":"1.88.0","url":"sumupmerchant://pay/1.0?amount=\#(amount)&currency=EUR&affiliate-key=k&foreign-tx-id=\#(reference)&callbacksuccess=myshop%3A%2F%2Fok"}"#
+        }
+        func fail(_ id: String) -> String { #"{"kind":"fail","payment":"\#(id)","at":"2026-11-21T09:12:30Z","reason":"timeout"}"# }
+        let day = await workflow.ingest(lines: [
+            attempt("a-1", "ref-a1", "5.00", at: 0), fail("a-1"), attempt("a-1", "ref-a2", "6.00", at: 3),
+            attempt("b-1", "ref-b1", "5.00", at: 0), fail("b-1"), attempt("b-1", "ref-b2", "6.00", at: 3),
+        ])
+        #expect(day.rejected == 0, "\(day.errors)")
+        let report = await workflow.ingest(lines: [
+            #"{"at":"2026-11-22T08:00:00Z","provider":"sumup","transaction_id":"TA","foreign_tx_id":"ref-a1","amount_minor":500,"currency":"EUR"}"#,
+            #"{"at":"2026-11-22T08:00:00Z","provider":"sumup","transaction_id":"TB","foreign_tx_id":"ref-b1","amount_minor":600,"currency":"EUR"}"#,
+        ], defaultKind: "reconcile")
+        #expect(report.eventsAppended == 2, "\(report.errors)")
+        #expect(try PaymentsProjection.payment("a-1", in: workflow.store)?.hadAmountMismatch == false, "5.00 asked by ref-a1, 5.00 reported")
+        #expect(try PaymentsProjection.payment("b-1", in: workflow.store)?.hadAmountMismatch == true, "5.00 asked by ref-b1, 6.00 reported")
+    }
+
     @Test("a report run again after its reference was reused by a new payment reconciles nothing new: the transaction's payment keeps it")
     func reusedReference() async throws {
         let dir = TemporaryDirectory()
