@@ -58,7 +58,7 @@ extension Payment {
     /// report line that reconciled the failed payment first must not make its own callback look on time, or the same
     /// facts would read differently in another ingest order).
     private var isLateForCallback: Bool {
-        status == .failed || (status == .reconciled && failureReason != nil && !sawSuccess)
+        status == .failed || reconciledWhileFailed
     }
 
     private func decideCallback(_ outcome: CallbackOutcome, at: Int64?) throws(PaymentRejection) -> [PaymentEvent] {

@@ -106,7 +106,8 @@ extension Payment {
             lastCallbackSucceeded = nil
         }
         if let reference = requested.reference, !references.contains(reference) { references.append(reference) }
-        if !requestedProviders.contains(requested.provider) { requestedProviders.append(requested.provider) }
+        requestedProviders.insert(requested.provider)
+        reconciledWhileFailed = false
     }
 
     /// Applies an `AppSwitched` event.
@@ -125,6 +126,7 @@ extension Payment {
     /// is not read).
     public mutating func apply(_ callback: CallbackReceived, fingerprint: CallbackFingerprint) {
         version += 1
+        reconciledWhileFailed = false
         callbackFingerprints.append(fingerprint)
         sawCallback = true
         // `late_callback` is the disputed case: a success after the payment had failed (the customer charged after
@@ -136,8 +138,8 @@ extension Payment {
         switch outcome.status {
         case .success:
             sawSuccess = true
-            if let charge = outcome.clientTransactionID ?? outcome.transactionID, !successfulCharges.contains(charge) {
-                successfulCharges.append(charge)
+            if let charge = outcome.clientTransactionID ?? outcome.transactionID {
+                if let first = firstCharge { if charge != first { hadMultipleCharges = true } } else { firstCharge = charge }
             }
             lastCallbackSucceeded = true
             if let id = outcome.transactionID { transactionID = id }
@@ -162,6 +164,7 @@ extension Payment {
     /// Applies a `Reconciled` event.
     public mutating func apply(_ reconciled: Reconciled) {
         version += 1
+        if status == .failed { reconciledWhileFailed = true }
         reportLineFingerprints.append(CallbackFingerprint(reportedTransaction: reconciled.transactionID, amount: reconciled.amount))
         status = .reconciled
         transactionID = reconciled.transactionID

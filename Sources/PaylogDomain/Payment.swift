@@ -11,10 +11,10 @@ public struct Payment: Sendable, Hashable, Codable {
     public var amount: Money?
     /// Every routing reference its requests carried, oldest first.
     public var references: [String]
-    /// Every provider its requests were made with, first requested first: a retry with another provider keeps
-    /// the earlier attempts' callbacks and report lines recordable (they are late evidence, often of a second
-    /// charge), though ``provider`` names only the latest.
-    public var requestedProviders: [Provider] = []
+    /// Every provider its requests were made with: a retry with another provider keeps the earlier attempts'
+    /// callbacks and report lines recordable (they are late evidence, often of a second charge), though
+    /// ``provider`` names only the latest.
+    public var requestedProviders = ProviderSet()
     /// The API version the latest request claimed.
     public var apiVersion: String?
     /// The app version the latest request declared.
@@ -37,10 +37,15 @@ public struct Payment: Sendable, Hashable, Codable {
     /// recognised and recorded once, while a line for the same transaction with another amount, or for another
     /// transaction, is recorded as the evidence it is.
     public var reportLineFingerprints: [CallbackFingerprint] = []
-    /// Each distinct charge the payment's success callbacks reported — its client transaction id, else its
-    /// transaction id — first reported first. More than one means the customer may have been charged more than once
-    /// (a retry that succeeded after the first attempt did too): ``hadMultipleCharges``.
-    public var successfulCharges: [String] = []
+    /// The first charge the payment's success callbacks reported: its client transaction id, else its transaction
+    /// id. A success reporting another sets ``hadMultipleCharges``.
+    public var firstCharge: String?
+    /// Success callbacks reported more than one charge (another than ``firstCharge``): the customer may have been
+    /// charged more than once (a retry that succeeded after the first attempt did too).
+    public var hadMultipleCharges: Bool = false
+    /// A report line reconciled the payment while it stood failed, and no request or callback came since: a success
+    /// callback now is as late as one recorded before the report line would have been.
+    public var reconciledWhileFailed: Bool = false
     /// The status of the latest callback that was a success or a failure.
     public var lastCallbackSucceeded: Bool?
     /// When an offline payment expires unreconciled (µs since the epoch).
@@ -90,9 +95,6 @@ public struct Payment: Sendable, Hashable, Codable {
     public func wasRequested(with provider: Provider) -> Bool {
         requestedProviders.isEmpty ? provider == self.provider : requestedProviders.contains(provider)
     }
-
-    /// Success callbacks reported more than one charge (``successfulCharges``): the customer may have paid twice.
-    public var hadMultipleCharges: Bool { successfulCharges.count > 1 }
 
     /// True for completed, offline and reconciled payments.
     public var hasSucceeded: Bool {

@@ -19,7 +19,7 @@ public enum PaymentAudit {
         var standingFailure: Failed?
         // The charges the success callbacks reported so far: a new one is a second charge.
         var charges: [String] = []
-        // The transaction ids success callbacks reported: a report line naming another is worth a look.
+        // The transaction ids Square's success callbacks reported: a Square report line naming another is worth a look.
         var reportedByCallbacks: [String] = []
         // The report line recorded before, if any: a second, different line is a fact to look at.
         var earlierLine: Reconciled?
@@ -37,14 +37,22 @@ public enum PaymentAudit {
                 if e.contradictsEarlier { notes.append("CONTRADICTS an earlier callback") }
                 else if e.isRepeat { notes.append("a further, different callback") }
                 if e.outcome.isOffline { notes.append("offline payment") }
-                if e.outcome.status == .success, let id = e.outcome.transactionID, !reportedByCallbacks.contains(id) {
+                // Only Square's report names a charge by the id its callback gave (SumUp's callback gives the
+                // transaction code, iZettle's its reference number: other ids than their reports' transaction ids).
+                if e.outcome.provider == .square, e.outcome.status == .success, let id = e.outcome.transactionID,
+                    !reportedByCallbacks.contains(id)
+                {
                     reportedByCallbacks.append(id)
                 }
-                if let new = step.state.successfulCharges.last, step.state.successfulCharges.count > charges.count, !charges.isEmpty {
-                    notes.append("ANOTHER SUCCESSFUL CHARGE (\(new); earlier \(charges.joined(separator: ", "))): the customer may "
-                        + "have been charged more than once")
+                if e.outcome.status == .success, let charge = e.outcome.clientTransactionID ?? e.outcome.transactionID,
+                    !charges.contains(charge)
+                {
+                    if !charges.isEmpty {
+                        notes.append("ANOTHER SUCCESSFUL CHARGE (\(charge); earlier \(charges.joined(separator: ", "))): the "
+                            + "customer may have been charged more than once")
+                    }
+                    charges.append(charge)
                 }
-                charges = step.state.successfulCharges
             case .reconciled(let e):
                 evidence = e.reportLine
                 notes.append("matched by \(e.matchedBy)")
@@ -60,7 +68,8 @@ public enum PaymentAudit {
                         failure, observedAt: step.event.observedAt, failureObservedAt: failureObservedAt))
                 }
             case .failed(let e):
-                notes.append("failed by \(e.source.rawValue): \(PaymentAudit.readable(e.reason))")
+                // An expiry's reason gives the window's end in microseconds; an operator's is shown as typed.
+                notes.append("failed by \(e.source.rawValue): \(e.source == .expiry ? PaymentAudit.readable(e.reason) : e.reason)")
                 failureObservedAt = step.event.observedAt
             case .offline(let e):
                 if let expiry = e.expiresAtMicroseconds { notes.append("expires \(Timestamp(microseconds: expiry).rfc3339) unless reconciled") }

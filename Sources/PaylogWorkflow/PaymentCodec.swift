@@ -1,7 +1,7 @@
 import PaylogDomain
 import PaylogStore
 
-/// The status view's compact binary encoding of a ``Payment`` (view version 12; version 5 replaced sorted-key JSON).
+/// The status view's compact binary encoding of a ``Payment`` (view version 13; version 5 replaced sorted-key JSON).
 ///
 /// Every event a rebuild applies loads its payment, evolves it and stores it again, so this encoding is in the
 /// inner loop of `paylog replay` and `paylog rebuild-views`: JSON's decode and encode were 77 % of a replay
@@ -16,8 +16,10 @@ import PaylogStore
 ///    length-prefixed, times zigzag microseconds;
 /// 5. `references`: a count, then each length-prefixed; `callbackFingerprints`, then `reportLineFingerprints`:
 ///    each a count, then each fingerprint as 32 length-prefixed bytes (the report lines' since view version 9);
-///    `requestedProviders`: a count, then each length-prefixed (since view version 10); `successfulCharges`: a
-///    count, then each length-prefixed (since view version 11).
+///    `requestedProviders`: a varint of one bit per provider (``ProviderSet``; since view version 13).
+///
+/// The first charge (view version 13) is written among the texts only when it differs from the client transaction
+/// id, else the transaction id, which it almost always is; a flag says there is one.
 ///
 /// Format `0x01` (view version 5) also held the id and every callback's raw URL; a store opened with an older
 /// view rebuilds it from the log (the view version changed), so no row of that format is ever read.
@@ -42,7 +44,10 @@ enum PaymentCodec {
         static let offlineAt: UInt64 = 1 << 10
         static let reconciledAt: UInt64 = 1 << 11
         static let firstRequestedAt: UInt64 = 1 << 12
-        static let all: UInt64 = (1 << 13) - 1
+        /// The first charge, written only when it is not the payment's client transaction id, else transaction id
+        /// (as it almost always is): ``Flag/hasFirstCharge`` says whether there is one.
+        static let firstCharge: UInt64 = 1 << 13
+        static let all: UInt64 = (1 << 14) - 1
     }
 
     /// Bits of the flags varint.
@@ -56,7 +61,10 @@ enum PaymentCodec {
         static let sawCallback: UInt64 = 1 << 6
         static let sawSuccess: UInt64 = 1 << 7
         static let wasOffline: UInt64 = 1 << 8
-        static let all: UInt64 = (1 << 9) - 1
+        static let hadMultipleCharges: UInt64 = 1 << 9
+        static let reconciledWhileFailed: UInt64 = 1 << 10
+        static let hasFirstCharge: UInt64 = 1 << 11
+        static let all: UInt64 = (1 << 12) - 1
     }
 
     /// The bytes of `payment`.
@@ -85,6 +93,8 @@ enum PaymentCodec {
         mark(p.offlineAtMicroseconds, Present.offlineAt)
         mark(p.reconciledAtMicroseconds, Present.reconciledAt)
         mark(p.firstRequestedAtMicroseconds, Present.firstRequestedAt)
+        let storedCharge = p.firstCharge == PaymentCodec.derivedCharge(p) ? nil : p.firstCharge
+        mark(storedCharge, Present.firstCharge)
         var flags: UInt64 = 0
         func flag(_ value: Bool, _ bit: UInt64) { if value { flags |= bit } }
         flag(p.lastCallbackSucceeded == true, Flag.lastCallbackSucceeded)
@@ -96,6 +106,9 @@ enum PaymentCodec {
         flag(p.sawCallback, Flag.sawCallback)
         flag(p.sawSuccess, Flag.sawSuccess)
         flag(p.wasOffline, Flag.wasOffline)
+        flag(p.hadMultipleCharges, Flag.hadMultipleCharges)
+        flag(p.reconciledWhileFailed, Flag.reconciledWhileFailed)
+        flag(p.firstCharge != nil, Flag.hasFirstCharge)
 
         w.byte(formatByte)
         w.varint(present)
@@ -121,6 +134,7 @@ enum PaymentCodec {
         time(p.offlineAtMicroseconds)
         time(p.reconciledAtMicroseconds)
         time(p.firstRequestedAtMicroseconds)
+        text(storedCharge)
         w.varint(UInt64(p.references.count))
         for reference in p.references { w.string(reference) }
         func fingerprints(_ list: [CallbackFingerprint]) {
@@ -132,10 +146,7 @@ enum PaymentCodec {
         }
         fingerprints(p.callbackFingerprints)
         fingerprints(p.reportLineFingerprints)
-        w.varint(UInt64(p.requestedProviders.count))
-        for provider in p.requestedProviders { w.string(provider.rawValue) }
-        w.varint(UInt64(p.successfulCharges.count))
-        for charge in p.successfulCharges { w.string(charge) }
+        w.varint(UInt64(p.requestedProviders.rawValue))
     }
 
     /// The payment `id` encoded in `bytes` (the row's value; `id` is its key).
@@ -193,14 +204,15 @@ enum PaymentCodec {
         p.offlineAtMicroseconds = try time(Present.offlineAt)
         p.reconciledAtMicroseconds = try time(Present.reconciledAt)
         p.firstRequestedAtMicroseconds = try time(Present.firstRequestedAt)
+        let storedCharge = try text(Present.firstCharge)
         p.references = try list(&r)
         p.callbackFingerprints = try fingerprints(&r)
         p.reportLineFingerprints = try fingerprints(&r)
-        p.requestedProviders = try list(&r).map { name throws(Failure) in
-            guard let provider = Provider(rawValue: name) else { throw Failure(reason: "unknown provider \"\(name)\"") }
-            return provider
+        let providerBits = try r.varint()
+        guard providerBits <= UInt64(UInt8.max), let providers = ProviderSet(rawValue: UInt8(providerBits)) else {
+            throw Failure(reason: "unknown provider bits \(providerBits)")
         }
-        p.successfulCharges = try list(&r)
+        p.requestedProviders = providers
         p.lastCallbackSucceeded = has(Present.lastCallbackSucceeded) ? flags & Flag.lastCallbackSucceeded != 0 : nil
         p.hadLateCallback = flags & Flag.hadLateCallback != 0
         p.hadContradictingCallbacks = flags & Flag.hadContradictingCallbacks != 0
@@ -210,9 +222,16 @@ enum PaymentCodec {
         p.sawCallback = flags & Flag.sawCallback != 0
         p.sawSuccess = flags & Flag.sawSuccess != 0
         p.wasOffline = flags & Flag.wasOffline != 0
+        p.hadMultipleCharges = flags & Flag.hadMultipleCharges != 0
+        p.reconciledWhileFailed = flags & Flag.reconciledWhileFailed != 0
+        if flags & Flag.hasFirstCharge != 0 { p.firstCharge = storedCharge ?? PaymentCodec.derivedCharge(p) }
         guard r.isAtEnd else { throw Failure(reason: "bytes follow the last field") }
         return p
     }
+
+    /// The charge a payment's fields name: its client transaction id, else its transaction id. A payment's first
+    /// charge is almost always this one, and is then not written.
+    static func derivedCharge(_ p: Payment) -> String? { p.clientTransactionID ?? p.transactionID }
 
     private static func fingerprints(_ r: inout ProtoWireReader) throws(Failure) -> [CallbackFingerprint] {
         let count = try r.varint()

@@ -224,17 +224,33 @@ extension PaymentWorkflow {
         throw .unroutable("the \(line.provider.rawValue) report line with \(keys)\(passedOver)")
     }
 
-    /// What the attempt a report line matched by its reference (`foreign_tx_id`, `reference`) requested, when the
-    /// payment was requested more than once (with several references); nil otherwise, and the latest request's
-    /// amount is the one to compare with. Only retried payments read their requests for it.
+    /// What the attempt a report line matched requested, when the payment was requested more than once (with
+    /// several references); nil otherwise, and the latest request's amount is the one to compare with. The attempt
+    /// is the request with the line's reference (`foreign_tx_id`, `reference`), or, for a line matched by an id a
+    /// callback returned (`client_transaction_id`, `transaction_code`, `transaction_id`), the request whose
+    /// reference that callback echoed. Only retried payments read their events for it.
     func attemptAmount(
         of paymentID: String, line: ReconciliationLine, matchedBy: String, reading: some PaymentReading
     ) -> Money? {
-        guard matchedBy == "foreign_tx_id" || matchedBy == "reference",
-            let reference = line.matchKeys.first(where: { $0.name == matchedBy })?.value,
-            let payment = (try? reading.payment(paymentID)) ?? nil, payment.references.count > 1,
+        guard let payment = (try? reading.payment(paymentID)) ?? nil, payment.references.count > 1,
             let events = try? reading.eventsNewestFirst(of: paymentID)
         else { return nil }
+        var reference: String?
+        switch matchedBy {
+        case "foreign_tx_id", "reference":
+            reference = line.matchKeys.first(where: { $0.name == matchedBy })?.value
+        default:
+            let id = line.matchKeys.first(where: { $0.name == matchedBy })?.value ?? line.transactionID
+            for event in events where event.type == PaymentEventKind.callbackReceived.typeName {
+                guard case .callbackReceived(let callback)? = try? EventCodec.decode(event) else { continue }
+                let outcome = callback.outcome
+                if outcome.clientTransactionID == id || outcome.transactionID == id {
+                    reference = outcome.reference
+                    break
+                }
+            }
+        }
+        guard let reference else { return nil }
         for event in events where event.type == PaymentEventKind.requested.typeName {
             if case .requested(let requested)? = try? EventCodec.decode(event), requested.reference == reference {
                 return requested.amount

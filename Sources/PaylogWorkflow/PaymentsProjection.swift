@@ -35,7 +35,9 @@ public struct PaymentsProjection: StreamFoldingProjection {
     /// and report lines are recorded after a retry with another provider.
     /// Version 11: payments keep each distinct charge their success callbacks reported (`multiple_charges`).
     /// Version 12: a new request after a failure starts a new attempt, whose success contradicts nothing before it.
-    public let version: UInt64 = 12
+    /// Version 13: the providers as one byte, the first charge and whether a later one differed instead of every
+    /// charge (smaller rows: the replay sorts and writes them), and a reconciliation while failed kept as a flag.
+    public let version: UInt64 = 13
     /// The databases it owns.
     public let databaseNames = ["payments", "routes"]
 

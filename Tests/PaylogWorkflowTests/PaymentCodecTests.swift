@@ -33,8 +33,12 @@ struct PaymentCodecTests {
         p.reportLineFingerprints = (0..<Int.random(in: 0...3, using: &rng)).map { _ in
             CallbackFingerprint(reportedTransaction: text(20), amount: maybe { Money(minorUnits: 1_250, currency: .usd) })
         }
-        p.requestedProviders = Array(Provider.allCases.shuffled(using: &rng).prefix(Int.random(in: 0...3, using: &rng)))
-        p.successfulCharges = (0..<Int.random(in: 0...2, using: &rng)).map { _ in text(12) }
+        p.requestedProviders = ProviderSet(Array(Provider.allCases.shuffled(using: &rng).prefix(Int.random(in: 0...3, using: &rng))))
+        // The first charge, when there is one, is often the client transaction id or the transaction id (then not
+        // written, but derived), sometimes another.
+        p.firstCharge = [nil, p.clientTransactionID, p.transactionID, text(12)].randomElement(using: &rng)!
+        p.hadMultipleCharges = Bool.random(using: &rng)
+        p.reconciledWhileFailed = Bool.random(using: &rng)
         p.lastCallbackSucceeded = maybe { Bool.random(using: &rng) }
         p.offlineExpiresAtMicroseconds = maybe { Int64.random(in: .min ... .max, using: &rng) }
         p.hadLateCallback = Bool.random(using: &rng)
@@ -87,7 +91,7 @@ struct PaymentCodecTests {
         var rng = SplitMix64(seed: 6)
         let payment = try Self.randomPayment(&rng)
         var changes: [Payment] = []
-        for change in 0..<9 {
+        for change in 0..<10 {
             var other = payment
             switch change {
             case 0: other.sawSuccess.toggle()
@@ -96,8 +100,9 @@ struct PaymentCodecTests {
             case 3: other.callbackFingerprints.append(CallbackFingerprint(rawURL: "x"))
             case 4: other.status = payment.status == .failed ? .completed : .failed
             case 5: other.reportLineFingerprints.append(CallbackFingerprint(reportedTransaction: "x", amount: nil))
-            case 6: other.requestedProviders = payment.requestedProviders == [.sumup] ? [.square] : [.sumup]
-            case 7: other.successfulCharges.append("another")
+            case 6: other.requestedProviders = payment.requestedProviders == ProviderSet([.sumup]) ? ProviderSet([.square]) : ProviderSet([.sumup])
+            case 7: other.firstCharge = payment.firstCharge == "another" ? "other" : "another"
+            case 8: other.reconciledWhileFailed.toggle()
             default: other.lastCallbackSucceeded = payment.lastCallbackSucceeded == false ? true : false
             }
             changes.append(other)
