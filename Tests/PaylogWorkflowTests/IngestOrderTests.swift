@@ -41,13 +41,7 @@ struct IngestOrderTests {
 
     /// The payment `lines` leave, in a new store.
     static func payment(_ id: String, after lines: [String]) async throws -> Payment? {
-        let dir = TemporaryDirectory()
-        defer { dir.remove() }
-        let workflow = PaymentWorkflow(store: try PaymentWorkflow.openStore(at: dir.path), actor: "t")
-        defer { workflow.store.close() }
-        let report = await workflow.ingest(lines: lines)
-        #expect(report.rejected == 0, "\(report.errors)")
-        return try PaymentsProjection.payment(id, in: workflow.store)
+        try await RecordedDay.with(lines) { workflow in try PaymentsProjection.payment(id, in: workflow.store) }
     }
 
     /// `lines` with the callback before the last line (a report line) moved after it.
