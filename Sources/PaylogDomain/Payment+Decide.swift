@@ -32,8 +32,7 @@ extension Payment {
             // The same transaction with the same amount again (a report ingested twice, through `reconcile` and
             // `ingest`, exported again) is a duplicate; another amount for it, or another transaction, is evidence
             // of its own.
-            let fingerprint = CallbackFingerprint(reportedTransaction: line.transactionID, amount: line.amount)
-            if payment.reportLineFingerprints.contains(fingerprint) { return [] }
+            if payment.hasRecorded(ReportedCharge(transactionID: line.transactionID, amount: line.amount)) { return [] }
             // Judged against the attempt the line matched (a retry may have asked another amount).
             let requested = attemptAmount ?? payment.amount
             let mismatch = line.amount != nil && requested != nil && line.amount != requested

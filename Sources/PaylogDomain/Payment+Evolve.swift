@@ -165,7 +165,8 @@ extension Payment {
     public mutating func apply(_ reconciled: Reconciled) {
         version += 1
         if status == .failed { reconciledWhileFailed = true }
-        reportLineFingerprints.append(CallbackFingerprint(reportedTransaction: reconciled.transactionID, amount: reconciled.amount))
+        let charge = ReportedCharge(transactionID: reconciled.transactionID, amount: reconciled.amount)
+        if firstReportedCharge == nil { firstReportedCharge = charge } else { laterReportedCharges.append(charge) }
         status = .reconciled
         transactionID = reconciled.transactionID
         if reconciled.amountMismatch { hadAmountMismatch = true }

@@ -36,7 +36,13 @@ public struct Payment: Sendable, Hashable, Codable {
     /// report row seen again (ingested twice, or through both `reconcile` and `ingest`, or exported again) is
     /// recognised and recorded once, while a line for the same transaction with another amount, or for another
     /// transaction, is recorded as the evidence it is.
-    public var reportLineFingerprints: [CallbackFingerprint] = []
+
+    /// The first report line recorded for the payment (``ReportedCharge``), and every later one: how the same report
+    /// row seen again is recognised (recorded once) while another amount or transaction is recorded. Two values,
+    /// not one array, so that the usual payment with one line costs no allocation (the replay folds a million).
+    public var firstReportedCharge: ReportedCharge?
+    /// The report lines recorded after ``firstReportedCharge``, in order.
+    public var laterReportedCharges: [ReportedCharge] = []
     /// The first charge the payment's success callbacks reported: its client transaction id, else its transaction
     /// id. A success reporting another sets ``hadMultipleCharges``.
     public var firstCharge: String?
@@ -95,6 +101,14 @@ public struct Payment: Sendable, Hashable, Codable {
     public func wasRequested(with provider: Provider) -> Bool {
         requestedProviders.isEmpty ? provider == self.provider : requestedProviders.contains(provider)
     }
+
+    /// True when a report line reporting `charge` is recorded.
+    public func hasRecorded(_ charge: ReportedCharge) -> Bool {
+        firstReportedCharge == charge || laterReportedCharges.contains(charge)
+    }
+
+    /// Every recorded report line's charge, in order.
+    public var reportedCharges: [ReportedCharge] { (firstReportedCharge.map { [$0] } ?? []) + laterReportedCharges }
 
     /// True for completed, offline and reconciled payments.
     public var hasSucceeded: Bool {

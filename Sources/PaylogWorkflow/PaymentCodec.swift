@@ -14,12 +14,14 @@ import PaylogStore
 /// 3. `version` (varint);
 /// 4. the present optionals in declaration order: amount (zigzag minor units, currency code), strings
 ///    length-prefixed, times zigzag microseconds;
-/// 5. `references`: a count, then each length-prefixed; `callbackFingerprints`, then `reportLineFingerprints`:
-///    each a count, then each fingerprint as 32 length-prefixed bytes (the report lines' since view version 9);
+/// 5. `references`: a count, then each length-prefixed; `callbackFingerprints`: a count, then each fingerprint as
+///    32 length-prefixed bytes; `laterReportedCharges` (view version 13): a count, then each as a charge (below);
 ///    `requestedProviders`: a varint of one bit per provider (``ProviderSet``; since view version 13).
 ///
 /// The first charge (view version 13) is written among the texts only when it differs from the client transaction
-/// id, else the transaction id, which it almost always is; a flag says there is one.
+/// id, else the transaction id, which it almost always is; a flag says there is one. Likewise the first reported
+/// charge, after it, only when it is not the payment's transaction id with its requested amount. A reported charge
+/// is its transaction id (length-prefixed), then 0, or 1 and the amount (zigzag minor units, currency code).
 ///
 /// Format `0x01` (view version 5) also held the id and every callback's raw URL; a store opened with an older
 /// view rebuilds it from the log (the view version changed), so no row of that format is ever read.
@@ -47,7 +49,9 @@ enum PaymentCodec {
         /// The first charge, written only when it is not the payment's client transaction id, else transaction id
         /// (as it almost always is): ``Flag/hasFirstCharge`` says whether there is one.
         static let firstCharge: UInt64 = 1 << 13
-        static let all: UInt64 = (1 << 14) - 1
+        /// The first reported charge, written only when it is not the transaction id with the requested amount.
+        static let firstReportedCharge: UInt64 = 1 << 14
+        static let all: UInt64 = (1 << 15) - 1
     }
 
     /// Bits of the flags varint.
@@ -64,13 +68,14 @@ enum PaymentCodec {
         static let hadMultipleCharges: UInt64 = 1 << 9
         static let reconciledWhileFailed: UInt64 = 1 << 10
         static let hasFirstCharge: UInt64 = 1 << 11
-        static let all: UInt64 = (1 << 12) - 1
+        static let hasFirstReportedCharge: UInt64 = 1 << 12
+        static let all: UInt64 = (1 << 13) - 1
     }
 
     /// The bytes of `payment`.
     static func encode(_ p: Payment) -> [UInt8] {
         var w = ProtoWireWriter(
-            capacity: 64 + p.references.count * 24 + (p.callbackFingerprints.count + p.reportLineFingerprints.count) * 33)
+            capacity: 64 + p.references.count * 24 + p.callbackFingerprints.count * 33 + p.laterReportedCharges.count * 32)
         encode(p, into: &w)
         return w.bytes
     }
@@ -95,6 +100,8 @@ enum PaymentCodec {
         mark(p.firstRequestedAtMicroseconds, Present.firstRequestedAt)
         let storedCharge = p.firstCharge == PaymentCodec.derivedCharge(p) ? nil : p.firstCharge
         mark(storedCharge, Present.firstCharge)
+        let storedReported = p.firstReportedCharge == PaymentCodec.derivedReportedCharge(p) ? nil : p.firstReportedCharge
+        mark(storedReported, Present.firstReportedCharge)
         var flags: UInt64 = 0
         func flag(_ value: Bool, _ bit: UInt64) { if value { flags |= bit } }
         flag(p.lastCallbackSucceeded == true, Flag.lastCallbackSucceeded)
@@ -109,6 +116,7 @@ enum PaymentCodec {
         flag(p.hadMultipleCharges, Flag.hadMultipleCharges)
         flag(p.reconciledWhileFailed, Flag.reconciledWhileFailed)
         flag(p.firstCharge != nil, Flag.hasFirstCharge)
+        flag(p.firstReportedCharge != nil, Flag.hasFirstReportedCharge)
 
         w.byte(formatByte)
         w.varint(present)
@@ -135,6 +143,17 @@ enum PaymentCodec {
         time(p.reconciledAtMicroseconds)
         time(p.firstRequestedAtMicroseconds)
         text(storedCharge)
+        func charge(_ value: ReportedCharge) {
+            w.string(value.transactionID)
+            if let amount = value.amount {
+                w.varint(1)
+                w.signed(amount.minorUnits)
+                w.string(amount.currency.code)
+            } else {
+                w.varint(0)
+            }
+        }
+        if let storedReported { charge(storedReported) }
         w.varint(UInt64(p.references.count))
         for reference in p.references { w.string(reference) }
         func fingerprints(_ list: [CallbackFingerprint]) {
@@ -145,7 +164,8 @@ enum PaymentCodec {
             }
         }
         fingerprints(p.callbackFingerprints)
-        fingerprints(p.reportLineFingerprints)
+        w.varint(UInt64(p.laterReportedCharges.count))
+        for later in p.laterReportedCharges { charge(later) }
         w.varint(UInt64(p.requestedProviders.rawValue))
     }
 
@@ -205,9 +225,13 @@ enum PaymentCodec {
         p.reconciledAtMicroseconds = try time(Present.reconciledAt)
         p.firstRequestedAtMicroseconds = try time(Present.firstRequestedAt)
         let storedCharge = try text(Present.firstCharge)
+        let storedReported = has(Present.firstReportedCharge) ? try reportedCharge(&r) : nil
         p.references = try list(&r)
         p.callbackFingerprints = try fingerprints(&r)
-        p.reportLineFingerprints = try fingerprints(&r)
+        let laterCount = try r.varint()
+        // Each takes at least two bytes, so a count beyond the bytes left is damage, not a huge list.
+        p.laterReportedCharges.reserveCapacity(Int(min(laterCount, 1024)))
+        for _ in 0..<laterCount { p.laterReportedCharges.append(try reportedCharge(&r)) }
         let providerBits = try r.varint()
         guard providerBits <= UInt64(UInt8.max), let providers = ProviderSet(rawValue: UInt8(providerBits)) else {
             throw Failure(reason: "unknown provider bits \(providerBits)")
@@ -225,6 +249,12 @@ enum PaymentCodec {
         p.hadMultipleCharges = flags & Flag.hadMultipleCharges != 0
         p.reconciledWhileFailed = flags & Flag.reconciledWhileFailed != 0
         if flags & Flag.hasFirstCharge != 0 { p.firstCharge = storedCharge ?? PaymentCodec.derivedCharge(p) }
+        if flags & Flag.hasFirstReportedCharge != 0 {
+            guard let first = storedReported ?? PaymentCodec.derivedReportedCharge(p) else {
+                throw Failure(reason: "a reported charge is flagged but neither written nor derivable")
+            }
+            p.firstReportedCharge = first
+        }
         guard r.isAtEnd else { throw Failure(reason: "bytes follow the last field") }
         return p
     }
@@ -232,6 +262,30 @@ enum PaymentCodec {
     /// The charge a payment's fields name: its client transaction id, else its transaction id. A payment's first
     /// charge is almost always this one, and is then not written.
     static func derivedCharge(_ p: Payment) -> String? { p.clientTransactionID ?? p.transactionID }
+
+    /// The reported charge a payment's fields name: its transaction id with its requested amount. A payment's first
+    /// report line almost always reports this one, and is then not written.
+    static func derivedReportedCharge(_ p: Payment) -> ReportedCharge? {
+        p.transactionID.map { ReportedCharge(transactionID: $0, amount: p.amount) }
+    }
+
+    private static func reportedCharge(_ r: inout ProtoWireReader) throws(Failure) -> ReportedCharge {
+        let transactionID = try r.string("reported transaction id")
+        switch try r.varint() {
+        case 0:
+            return ReportedCharge(transactionID: transactionID, amount: nil)
+        case 1:
+            let minorUnits = try r.signed()
+            let code = try r.string("currency")
+            do {
+                return ReportedCharge(transactionID: transactionID, amount: Money(minorUnits: minorUnits, currency: try CurrencyCode(code)))
+            } catch {
+                throw Failure(reason: "invalid currency code \"\(code)\"")
+            }
+        default:
+            throw Failure(reason: "a reported charge's amount marker is not 0 or 1")
+        }
+    }
 
     private static func fingerprints(_ r: inout ProtoWireReader) throws(Failure) -> [CallbackFingerprint] {
         let count = try r.varint()

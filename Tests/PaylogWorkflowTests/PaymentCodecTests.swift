@@ -30,13 +30,18 @@ struct PaymentCodecTests {
         p.callbackFingerprints = (0..<Int.random(in: 0...4, using: &rng)).map { _ in
             CallbackFingerprint(rawURL: "myshop://cb?" + text(200))
         }
-        p.reportLineFingerprints = (0..<Int.random(in: 0...3, using: &rng)).map { _ in
-            CallbackFingerprint(reportedTransaction: text(20), amount: maybe { Money(minorUnits: 1_250, currency: .usd) })
+        func charge() -> ReportedCharge {
+            ReportedCharge(transactionID: text(20), amount: maybe { Money(minorUnits: Int64.random(in: -5...5_000, using: &rng), currency: .usd) })
         }
+        p.laterReportedCharges = (0..<Int.random(in: 0...3, using: &rng)).map { _ in charge() }
         p.requestedProviders = ProviderSet(Array(Provider.allCases.shuffled(using: &rng).prefix(Int.random(in: 0...3, using: &rng))))
         // The first charge, when there is one, is often the client transaction id or the transaction id (then not
         // written, but derived), sometimes another.
         p.firstCharge = [nil, p.clientTransactionID, p.transactionID, text(12)].randomElement(using: &rng)!
+        // The first reported charge: usually the transaction id with the requested amount (then derived, not written).
+        let derived = p.transactionID.map { ReportedCharge(transactionID: $0, amount: p.amount) }
+        p.firstReportedCharge = [nil, derived, charge()].randomElement(using: &rng)!
+        if p.firstReportedCharge == nil { p.laterReportedCharges = [] }
         p.hadMultipleCharges = Bool.random(using: &rng)
         p.reconciledWhileFailed = Bool.random(using: &rng)
         p.lastCallbackSucceeded = maybe { Bool.random(using: &rng) }
@@ -72,7 +77,6 @@ struct PaymentCodecTests {
             #expect(try Self.decode(bytes, id: payment.id) == payment)
             var copy = payment
             copy.callbackFingerprints = payment.callbackFingerprints.map { $0.bytes.withUnsafeBytes { CallbackFingerprint(bytes: $0)! } }
-            copy.reportLineFingerprints = payment.reportLineFingerprints.map { $0.bytes.withUnsafeBytes { CallbackFingerprint(bytes: $0)! } }
             #expect(PaymentCodec.encode(copy) == bytes)
             // The id is the row's key, not part of the value.
             copy.id = "other"
@@ -99,7 +103,7 @@ struct PaymentCodecTests {
             case 2: other.errorCode = payment.errorCode == nil ? "" : nil
             case 3: other.callbackFingerprints.append(CallbackFingerprint(rawURL: "x"))
             case 4: other.status = payment.status == .failed ? .completed : .failed
-            case 5: other.reportLineFingerprints.append(CallbackFingerprint(reportedTransaction: "x", amount: nil))
+            case 5: other.laterReportedCharges.append(ReportedCharge(transactionID: "x", amount: nil))
             case 6: other.requestedProviders = payment.requestedProviders == ProviderSet([.sumup]) ? ProviderSet([.square]) : ProviderSet([.sumup])
             case 7: other.firstCharge = payment.firstCharge == "another" ? "other" : "another"
             case 8: other.reconciledWhileFailed.toggle()
