@@ -1,7 +1,6 @@
 import Crypto
 
-/// The SHA-256 of a callback's raw URL: what a ``Payment`` keeps of each callback it has recorded (and, through
-/// ``init(reportLine:)``, of each report line).
+/// The SHA-256 of a callback's raw URL: what a ``Payment`` keeps of each callback it has recorded.
 ///
 /// A payment only needs its callbacks' URLs to recognise an identical one arriving again (a duplicate, recorded
 /// once) and to count them; the URLs themselves are evidence the log already keeps. Keeping the full URL in the

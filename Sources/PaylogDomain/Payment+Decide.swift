@@ -6,9 +6,9 @@ extension Payment {
 
     /// Decides the events `command` produces for the payment `payment` (nil when it has no events yet).
     ///
-    /// Returns an empty list when the command changes nothing (an identical callback, a report line repeating
-    /// the transaction id and amount of one recorded before, failing an already failed payment, expiring one that has not expired); throws when the
-    /// command cannot apply (see ``PaymentRejection``).
+    /// Returns an empty list when the command changes nothing (an identical callback, a report line repeating the
+    /// transaction id and amount of one recorded before, failing an already failed payment, expiring one that has not
+    /// expired); throws when the command cannot apply (see ``PaymentRejection``).
     ///
     /// - Parameter at: when the fact was observed, µs since the epoch (used for offline expiry).
     public static func decide(

@@ -32,11 +32,6 @@ public struct Payment: Sendable, Hashable, Codable {
     /// The fingerprint (SHA-256) of every recorded callback's raw URL, in order: how an identical callback is
     /// recognised as a duplicate. The URLs themselves are in the log (``CallbackFingerprint`` says why).
     public var callbackFingerprints: [CallbackFingerprint]
-    /// A fingerprint (SHA-256) of every recorded report line's transaction id and amount, in order: how the same
-    /// report row seen again (ingested twice, or through both `reconcile` and `ingest`, or exported again) is
-    /// recognised and recorded once, while a line for the same transaction with another amount, or for another
-    /// transaction, is recorded as the evidence it is.
-
     /// The first report line recorded for the payment (``ReportedCharge``), and every later one: how the same report
     /// row seen again is recognised (recorded once) while another amount or transaction is recorded. Two values,
     /// not one array, so that the usual payment with one line costs no allocation (the replay folds a million).

@@ -7,8 +7,9 @@ public enum PaymentCommand: Sendable, Hashable {
     /// Record a callback.
     case receiveCallback(CallbackOutcome)
     /// Match a provider report line (already routed to this payment by `matchedBy`). `attemptAmount`: what the
-    /// attempt the line matched requested, when the caller knows it (a line matched by an earlier attempt's
-    /// reference); nil: the payment's latest request is the one to compare the report's amount with.
+    /// attempt the line matched requested, when the caller knows it (a retried payment's line matched by an
+    /// attempt's reference, or by an id that attempt's callback returned); nil: the payment's latest request is the
+    /// one to compare the report's amount with.
     case reconcile(ReconciliationLine, matchedBy: String, attemptAmount: Money? = nil)
     /// Give up on the payment.
     case fail(reason: String)
