@@ -126,7 +126,6 @@ extension Payment {
     /// is not read).
     public mutating func apply(_ callback: CallbackReceived, fingerprint: CallbackFingerprint) {
         version += 1
-        reconciledWhileFailed = false
         callbackFingerprints.append(fingerprint)
         sawCallback = true
         // `late_callback` is the disputed case: a success after the payment had failed (the customer charged after
@@ -137,9 +136,17 @@ extension Payment {
         if let code = outcome.errorCode, outcome.status != .success { errorCode = code }
         switch outcome.status {
         case .success:
+            // Only a success moves a failed payment on (a failure or an unreadable callback leaves it failed), so only
+            // a success ends the lateness a reconciliation while failed carries.
+            reconciledWhileFailed = false
             sawSuccess = true
             if let charge = outcome.clientTransactionID ?? outcome.transactionID {
-                if let first = firstCharge { if charge != first { hadMultipleCharges = true } } else { firstCharge = charge }
+                // Provider ids are opaque: compared byte for byte, not as canonically equivalent text.
+                if let first = firstCharge {
+                    if !charge.utf8.elementsEqual(first.utf8) { hadMultipleCharges = true }
+                } else {
+                    firstCharge = charge
+                }
             }
             lastCallbackSucceeded = true
             if let id = outcome.transactionID { transactionID = id }

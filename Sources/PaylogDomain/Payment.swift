@@ -44,8 +44,8 @@ public struct Payment: Sendable, Hashable, Codable {
     /// Success callbacks reported more than one charge (another than ``firstCharge``): the customer may have been
     /// charged more than once (a retry that succeeded after the first attempt did too).
     public var hadMultipleCharges: Bool = false
-    /// A report line reconciled the payment while it stood failed, and no request or callback came since: a success
-    /// callback now is as late as one recorded before the report line would have been.
+    /// A report line reconciled the payment while it stood failed, and no request or success callback came since: a
+    /// success callback now is as late as one recorded before the report line would have been.
     public var reconciledWhileFailed: Bool = false
     /// The status of the latest callback that was a success or a failure.
     public var lastCallbackSucceeded: Bool?

@@ -13,4 +13,16 @@ public struct ReportedCharge: Sendable, Hashable, Codable {
         self.transactionID = transactionID
         self.amount = amount
     }
+
+    /// True for the same amount and the same transaction id byte for byte: provider ids are opaque, so two ids that
+    /// are only canonically equivalent Unicode (as Swift's `String ==` has it) are two charges.
+    public static func == (lhs: ReportedCharge, rhs: ReportedCharge) -> Bool {
+        lhs.amount == rhs.amount && lhs.transactionID.utf8.elementsEqual(rhs.transactionID.utf8)
+    }
+
+    /// Hashes the amount and the transaction id's bytes, as ``==`` compares them.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(amount)
+        for byte in transactionID.utf8 { hasher.combine(byte) }
+    }
 }

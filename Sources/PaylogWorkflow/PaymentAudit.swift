@@ -45,7 +45,7 @@ public enum PaymentAudit {
                     reportedByCallbacks.append(id)
                 }
                 if e.outcome.status == .success, let charge = e.outcome.clientTransactionID ?? e.outcome.transactionID,
-                    !charges.contains(charge)
+                    !charges.contains(where: { $0.utf8.elementsEqual(charge.utf8) })
                 {
                     if !charges.isEmpty {
                         notes.append("ANOTHER SUCCESSFUL CHARGE (\(charge); earlier \(charges.joined(separator: ", "))): the "

@@ -1,7 +1,7 @@
 import PaylogDomain
 import PaylogStore
 
-/// The status view's compact binary encoding of a ``Payment`` (view version 13; version 5 replaced sorted-key JSON).
+/// The status view's compact binary encoding of a ``Payment`` (view version 14; version 5 replaced sorted-key JSON).
 ///
 /// Every event a rebuild applies loads its payment, evolves it and stores it again, so this encoding is in the
 /// inner loop of `paylog replay` and `paylog rebuild-views`: JSON's decode and encode were 77 % of a replay
@@ -98,7 +98,9 @@ enum PaymentCodec {
         mark(p.offlineAtMicroseconds, Present.offlineAt)
         mark(p.reconciledAtMicroseconds, Present.reconciledAt)
         mark(p.firstRequestedAtMicroseconds, Present.firstRequestedAt)
-        let storedCharge = p.firstCharge == PaymentCodec.derivedCharge(p) ? nil : p.firstCharge
+        // Left out only when derivation gives the same bytes back (Swift's `==` would take canonically equivalent
+        // text for equal, and the decoded row would then differ from the payment folded in memory).
+        let storedCharge = PaymentCodec.sameBytes(p.firstCharge, PaymentCodec.derivedCharge(p)) ? nil : p.firstCharge
         mark(storedCharge, Present.firstCharge)
         let storedReported = p.firstReportedCharge == PaymentCodec.derivedReportedCharge(p) ? nil : p.firstReportedCharge
         mark(storedReported, Present.firstReportedCharge)
@@ -262,6 +264,15 @@ enum PaymentCodec {
     /// The charge a payment's fields name: its client transaction id, else its transaction id. A payment's first
     /// charge is almost always this one, and is then not written.
     static func derivedCharge(_ p: Payment) -> String? { p.clientTransactionID ?? p.transactionID }
+
+    /// True when both are nil or hold the same UTF-8 bytes.
+    static func sameBytes(_ a: String?, _ b: String?) -> Bool {
+        switch (a, b) {
+        case (nil, nil): true
+        case (let a?, let b?): a.utf8.elementsEqual(b.utf8)
+        default: false
+        }
+    }
 
     /// The reported charge a payment's fields name: its transaction id with its requested amount. A payment's first
     /// report line almost always reports this one, and is then not written.

@@ -37,7 +37,9 @@ public struct PaymentsProjection: StreamFoldingProjection {
     /// Version 12: a new request after a failure starts a new attempt, whose success contradicts nothing before it.
     /// Version 13: the providers as one byte, the first charge and whether a later one differed instead of every
     /// charge (smaller rows: the replay sorts and writes them), and a reconciliation while failed kept as a flag.
-    public let version: UInt64 = 13
+    /// Version 14: only a success callback ends the lateness of a reconciliation while failed; provider ids are
+    /// compared byte for byte.
+    public let version: UInt64 = 14
     /// The databases it owns.
     public let databaseNames = ["payments", "routes"]
 

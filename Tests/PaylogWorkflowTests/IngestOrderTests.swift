@@ -28,6 +28,15 @@ struct IngestOrderTests {
             #"{"kind": "reconcile", "at": "2026-11-22T08:00:00Z", "provider": "square", "transaction_id": "TX3", "client_transaction_id": "CO", "amount_minor": 1000, "currency": "USD"}"#
     ]
 
+    /// A SumUp payment failed by the operator, then a late "declined" callback, a late success and the report line.
+    static let declinedThenCharged = [
+            #"{"kind":"request","payment":"pay-1","at":"2026-11-21T09:00:00Z","url":"sumupmerchant://pay/1.0?affiliate-key=k&app-id=com.shop&amount=12.50&currency=EUR&title=Coffee&foreign-tx-id=ref-1&callbacksuccess=myshop%3A%2F%2Fok&callbackfail=myshop%3A%2F%2Ffail","app_version":"1.88.0"}"#,
+            #"{"kind":"fail","payment":"pay-1","at":"2026-11-21T09:05:00Z","reason":"no callback within 120 s"}"#,
+            #"{"kind":"callback","at":"2026-11-21T09:05:30Z","url":"myshop://fail?smp-status=failed&smp-failure-cause=declined&foreign-tx-id=ref-1"}"#,
+            #"{"kind":"callback","at":"2026-11-21T09:06:31Z","url":"myshop://ok?smp-status=success&smp-tx-code=TX1&foreign-tx-id=ref-1"}"#,
+            #"{"kind":"reconcile","at":"2026-11-22T08:00:00Z","provider":"sumup","transaction_id":"TX1","transaction_code":"TX1","foreign_tx_id":"ref-1","amount_minor":1250,"currency":"EUR"}"#,
+    ]
+
     /// A Square payment retried at another amount; both attempts' successes, then the report lines.
     static let squareRetry = [
             #"{"kind": "request", "payment": "pay-2", "at": "2026-11-21T09:00:00Z", "url": "square-commerce-v1://payment/create?data=%7B%22amount_money%22%3A%7B%22amount%22%3A1000%2C%22currency_code%22%3A%22USD%22%7D%2C%22callback_url%22%3A%22myshop%3A%2F%2Fcb%22%2C%22client_id%22%3A%22cid%22%2C%22version%22%3A%221.3%22%2C%22notes%22%3A%22n%22%2C%22options%22%3A%7B%22supported_tender_types%22%3A%5B%22CREDIT_CARD%22%5D%7D%2C%22state%22%3A%22s1%22%7D"}"#,
@@ -60,6 +69,18 @@ struct IngestOrderTests {
             #expect(callbackFirst.hadLateCallback == late, "\(id), callback first")
             #expect(reportFirst.hadLateCallback == late, "\(id), report line first")
             #expect(callbackFirst.status == .reconciled && reportFirst.status == .reconciled)
+        }
+    }
+
+    @Test("a failure callback between the report line and the success does not make the success on time")
+    func lateAcrossAFailureCallback() async throws {
+        // The report line (last) recorded after the failure, after the failure callback, or after both callbacks.
+        for position in 2...4 {
+            var lines = Self.declinedThenCharged
+            lines.insert(lines.removeLast(), at: position)
+            let payment = try #require(try await Self.payment("pay-1", after: lines))
+            #expect(payment.hadLateCallback, "report line at \(position)")
+            #expect(payment.status == .reconciled)
         }
     }
 

@@ -90,6 +90,26 @@ struct PaymentCodecTests {
         }
     }
 
+    @Test("an id only canonically equal to the one it is derived from is written, so the row decodes to the same bytes")
+    func canonicallyEqualIDs() throws {
+        var p = Payment(id: "pay-n", provider: .square)
+        p.clientTransactionID = "C\u{E9}"            // NFC
+        p.firstCharge = "Ce\u{301}"                  // NFD: equal as Swift Strings, not as bytes
+        p.transactionID = "T\u{E9}"
+        p.amount = Money(minorUnits: 100, currency: .usd)
+        p.firstReportedCharge = ReportedCharge(transactionID: "Te\u{301}", amount: p.amount)
+        #expect(p.firstCharge == p.clientTransactionID, "the premise: Swift's == calls them equal")
+        let bytes = PaymentCodec.encode(p)
+        let decoded = try Self.decode(bytes, id: p.id)
+        #expect(decoded.firstCharge.map { Array($0.utf8) } == Array("Ce\u{301}".utf8))
+        #expect(decoded.firstReportedCharge.map { Array($0.transactionID.utf8) } == Array("Te\u{301}".utf8))
+        #expect(PaymentCodec.encode(decoded) == bytes)
+        // The same bytes are still left out.
+        p.firstCharge = p.clientTransactionID
+        p.firstReportedCharge = ReportedCharge(transactionID: p.transactionID!, amount: p.amount)
+        #expect(PaymentCodec.encode(p).count < bytes.count)
+    }
+
     @Test("a changed field changes the bytes, so the replay's view comparison sees it")
     func sensitivity() throws {
         var rng = SplitMix64(seed: 6)
