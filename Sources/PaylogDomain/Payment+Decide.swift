@@ -60,6 +60,14 @@ extension Payment {
         status == .failed || reconciledWhileFailed
     }
 
+    /// The callback echoes the reference of an earlier request of this payment, not the latest one: it answers an
+    /// attempt a retry has replaced. (The latest reference is the last one first seen; a retry reusing an older
+    /// reference is not told apart.)
+    private func answersEarlierAttempt(_ outcome: CallbackOutcome) -> Bool {
+        guard let reference = outcome.reference, let latest = references.last else { return false }
+        return reference != latest && references.contains(reference)
+    }
+
     private func decideCallback(_ outcome: CallbackOutcome, at: Int64?) throws(PaymentRejection) -> [PaymentEvent] {
         if callbackFingerprints.contains(CallbackFingerprint(rawURL: outcome.rawURL)) { return [] }  // an identical callback: a duplicate
         // A callback of an earlier attempt's provider (retried with another) is late evidence: recorded.
@@ -85,8 +93,9 @@ extension Payment {
                 events.append(.offline(Offline(clientTransactionID: clientID, expiresAtMicroseconds: expiry)))
             }
         case false?:
-            // A failure after a success is recorded (it is evidence) but does not undo the success.
-            if !hasSucceeded && status != .failed {
+            // A failure after a success is recorded (it is evidence) but does not undo the success; nor does an
+            // earlier attempt's failure arriving after a retry began fail the attempt in progress.
+            if !hasSucceeded && status != .failed && !answersEarlierAttempt(outcome) {
                 events.append(.failed(Failed(
                     source: .provider, errorCode: outcome.errorCode,
                     reason: outcome.message ?? "the provider reported \(outcome.errorCode ?? "a failure")")))

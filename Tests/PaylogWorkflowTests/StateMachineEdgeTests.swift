@@ -52,6 +52,29 @@ struct StateMachineEdgeTests {
         #expect(!second.isLate)
     }
 
+    @Test("an earlier attempt's failure arriving after the retry began is recorded but fails nothing; the retry's success is on time")
+    func earlierAttemptsFailure() throws {
+        var payment: Payment?
+        try run(.request(try sumupRequest(reference: "r1"), builtByPaylog: false), on: &payment)
+        try run(.fail(reason: "timeout"), on: &payment)
+        try run(.request(try sumupRequest(reference: "r2"), builtByPaylog: false), on: &payment)
+        let declined = try Providers.parseCallback("myshop://fail?smp-status=failed&foreign-tx-id=r1", provider: .sumup)
+        #expect(try run(.receiveCallback(declined), on: &payment).map(\.typeName) == ["CallbackReceived"])
+        #expect(payment?.status == .requested, "the retry is still in progress")
+        let success = try Providers.parseCallback("myshop://ok?smp-status=success&smp-tx-code=T2&foreign-tx-id=r2", provider: .sumup)
+        guard case .callbackReceived(let callback)? = try run(.receiveCallback(success), on: &payment).first else {
+            Issue.record("no callback recorded")
+            return
+        }
+        #expect(!callback.isLate && payment?.hadLateCallback == false && payment?.status == .completed)
+        // The retry's own failure still fails it.
+        var own: Payment?
+        try run(.request(try sumupRequest(reference: "r1"), builtByPaylog: false), on: &own)
+        try run(.request(try sumupRequest(reference: "r2"), builtByPaylog: false), on: &own)
+        let ownFailure = try Providers.parseCallback("myshop://fail?smp-status=failed&foreign-tx-id=r2", provider: .sumup)
+        #expect(try run(.receiveCallback(ownFailure), on: &own).map(\.typeName) == ["CallbackReceived", "Failed"])
+    }
+
     @Test("a retry's success does not contradict the failed attempt before it; within one attempt it does")
     func retryIsNoContradiction() throws {
         let failure = try Providers.parseCallback("myshop://fail?smp-status=failed&foreign-tx-id=r1", provider: .sumup)
