@@ -102,9 +102,6 @@ public struct Payment: Sendable, Hashable, Codable {
         firstReportedCharge == charge || laterReportedCharges.contains(charge)
     }
 
-    /// Every recorded report line's charge, in order.
-    public var reportedCharges: [ReportedCharge] { (firstReportedCharge.map { [$0] } ?? []) + laterReportedCharges }
-
     /// True for completed, offline and reconciled payments.
     public var hasSucceeded: Bool {
         switch status {

@@ -25,9 +25,6 @@ public struct ProviderSet: Sendable, Hashable, Codable {
     /// True when no provider is in the set.
     public var isEmpty: Bool { rawValue == 0 }
 
-    /// The providers in the set, in ``Provider/allCases`` order.
-    public var providers: [Provider] { Provider.allCases.filter(contains) }
-
     private static func bit(_ provider: Provider) -> UInt8 {
         1 << UInt8(Provider.allCases.firstIndex(of: provider)!)
     }

@@ -81,7 +81,6 @@ struct ServeProcessTests {
         let directory = TemporaryDirectory("paylog-serve")
         defer { directory.remove() }
         let store = directory.path + "/store"
-        _ = try Self.addKey(store: store, scopes: "ingest")
         let (server, port) = try Self.start(["serve", "--store", store, "--port", "0"])
         defer { if server.isRunning { server.terminate() } }
 

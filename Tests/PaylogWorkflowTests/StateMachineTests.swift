@@ -86,7 +86,9 @@ struct StateMachineTests {
         }
         #expect(recorded.reportLine == corrected.rawLine && recorded.amount == corrected.amount)
         #expect(recorded.amountMismatch, "the request was for 5.00 USD")
-        #expect(payment?.reportedCharges.map(\.amount?.minorUnits) == [500, 5_000])
+        #expect([payment?.firstReportedCharge].compactMap { $0 } + (payment?.laterReportedCharges ?? []) == [
+            ReportedCharge(transactionID: "SQ-77", amount: first.amount), ReportedCharge(transactionID: "SQ-77", amount: corrected.amount),
+        ])
         #expect(payment?.hadAmountMismatch == true)
         #expect(try run(.reconcile(corrected, matchedBy: "client_transaction_id"), on: &payment).isEmpty)
         #expect(try run(.reconcile(first, matchedBy: "client_transaction_id"), on: &payment).isEmpty)
