@@ -13,13 +13,21 @@ public struct CallbackReceived: Sendable, Hashable, Codable {
     public var isLate: Bool
     /// True when this callback contradicts an earlier one (success after failure or the reverse).
     public var contradictsEarlier: Bool
+    /// True when this callback echoes the reference of an earlier request of the payment, one a retry has replaced:
+    /// it answers that attempt, so it neither fails nor contradicts the attempt in progress. Events recorded before
+    /// this field existed read false.
+    public var answersEarlierAttempt: Bool
 
     /// A `CallbackReceived` event.
-    public init(callbackURL: String, outcome: CallbackOutcome, isRepeat: Bool, isLate: Bool, contradictsEarlier: Bool) {
+    public init(
+        callbackURL: String, outcome: CallbackOutcome, isRepeat: Bool, isLate: Bool, contradictsEarlier: Bool,
+        answersEarlierAttempt: Bool = false
+    ) {
         self.callbackURL = callbackURL
         self.outcome = outcome
         self.isRepeat = isRepeat
         self.isLate = isLate
         self.contradictsEarlier = contradictsEarlier
+        self.answersEarlierAttempt = answersEarlierAttempt
     }
 }

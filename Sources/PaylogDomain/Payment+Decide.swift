@@ -79,10 +79,13 @@ extension Payment {
         case .failure: false
         case .invalid: nil
         }
-        let contradicts = succeeded != nil && lastCallbackSucceeded != nil && succeeded != lastCallbackSucceeded
+        // A callback answering an attempt a retry replaced is compared with nothing of the attempt in progress
+        // (whose last callback ``lastCallbackSucceeded`` is), and the attempt in progress never with it.
+        let earlier = answersEarlierAttempt(outcome)
+        let contradicts = !earlier && succeeded != nil && lastCallbackSucceeded != nil && succeeded != lastCallbackSucceeded
         var events: [PaymentEvent] = [.callbackReceived(CallbackReceived(
             callbackURL: outcome.rawURL, outcome: outcome, isRepeat: !callbackFingerprints.isEmpty,
-            isLate: isLateForCallback, contradictsEarlier: contradicts))]
+            isLate: isLateForCallback, contradictsEarlier: contradicts, answersEarlierAttempt: earlier))]
         switch succeeded {
         case true?:
             // Only a payment not yet paid goes offline: an offline success after an online one (a second charge on
@@ -95,7 +98,7 @@ extension Payment {
         case false?:
             // A failure after a success is recorded (it is evidence) but does not undo the success; nor does an
             // earlier attempt's failure arriving after a retry began fail the attempt in progress.
-            if !hasSucceeded && status != .failed && !answersEarlierAttempt(outcome) {
+            if !hasSucceeded && status != .failed && !earlier {
                 events.append(.failed(Failed(
                     source: .provider, errorCode: outcome.errorCode,
                     reason: outcome.message ?? "the provider reported \(outcome.errorCode ?? "a failure")")))

@@ -148,12 +148,13 @@ extension Payment {
                     firstCharge = charge
                 }
             }
-            lastCallbackSucceeded = true
+            // The attempt in progress's last callback: one answering an attempt a retry replaced is not its.
+            if !callback.answersEarlierAttempt { lastCallbackSucceeded = true }
             if let id = outcome.transactionID { transactionID = id }
             if let id = outcome.clientTransactionID { clientTransactionID = id }
             if !outcome.isOffline && status != .reconciled { status = .completed }
         case .failure:
-            lastCallbackSucceeded = false
+            if !callback.answersEarlierAttempt { lastCallbackSucceeded = false }
         case .invalid:
             break
         }

@@ -47,7 +47,8 @@ public struct Payment: Sendable, Hashable, Codable {
     /// A report line reconciled the payment while it stood failed, and no request or success callback came since: a
     /// success callback now is as late as one recorded before the report line would have been.
     public var reconciledWhileFailed: Bool = false
-    /// The status of the latest callback that was a success or a failure.
+    /// The status of the attempt in progress's latest callback that was a success or a failure (nil since its
+    /// request; a callback marked ``CallbackReceived/answersEarlierAttempt`` is not its).
     public var lastCallbackSucceeded: Bool?
     /// When an offline payment expires unreconciled (µs since the epoch).
     public var offlineExpiresAtMicroseconds: Int64?

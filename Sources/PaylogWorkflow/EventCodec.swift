@@ -60,6 +60,7 @@ public enum EventCodec {
             m.isRepeat = e.isRepeat
             m.isLate = e.isLate
             m.contradictsEarlier = e.contradictsEarlier
+            m.answersEarlierAttempt = e.answersEarlierAttempt
             return try m.serializedData(options: EventCodec.deterministic)
         case .offline(let e):
             var m = Paylog_Events_V1_Offline()

@@ -105,6 +105,7 @@ enum EventPayloadDecoder {
         var isRepeat = false
         var isLate = false
         var contradictsEarlier = false
+        var answersEarlierAttempt = false
         while let (field, wireType) = try r.nextField() {
             switch (field, wireType) {
             case (1, 2) where fingerprintingURL: urlBytes = try r.utf8Bytes("callback_url")
@@ -115,12 +116,13 @@ enum EventPayloadDecoder {
             case (3, 0): isRepeat = try r.bool()
             case (4, 0): isLate = try r.bool()
             case (5, 0): contradictsEarlier = try r.bool()
+            case (6, 0): answersEarlierAttempt = try r.bool()
             default: try r.skip(wireType: wireType, field: field)
             }
         }
         let callback = CallbackReceived(
             callbackURL: callbackURL, outcome: try outcome.outcome(rawURL: callbackURL), isRepeat: isRepeat, isLate: isLate,
-            contradictsEarlier: contradictsEarlier)
+            contradictsEarlier: contradictsEarlier, answersEarlierAttempt: answersEarlierAttempt)
         return (callback, fingerprintingURL ? CallbackFingerprint(rawURLBytes: urlBytes) : nil)
     }
 

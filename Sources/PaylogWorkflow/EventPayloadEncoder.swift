@@ -31,6 +31,7 @@ enum EventPayloadEncoder {
             w.flag(3, e.isRepeat)
             w.flag(4, e.isLate)
             w.flag(5, e.contradictsEarlier)
+            w.flag(6, e.answersEarlierAttempt)
         case .offline(let e):
             w.text(1, e.clientTransactionID)
             if let v = e.expiresAtMicroseconds { w.integer(2, v, always: true) }

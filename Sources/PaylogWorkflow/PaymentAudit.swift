@@ -34,6 +34,7 @@ public enum PaymentAudit {
             case .callbackReceived(let e):
                 evidence = e.callbackURL
                 if e.isLate { notes.append(PaymentAudit.lateNote(observedAt: step.event.observedAt, failureObservedAt: failureObservedAt)) }
+                if e.answersEarlierAttempt { notes.append(PaymentAudit.earlierAttemptNote(e.outcome)) }
                 if e.contradictsEarlier { notes.append("CONTRADICTS an earlier callback") }
                 else if e.isRepeat { notes.append("a further, different callback") }
                 if e.outcome.isOffline { notes.append("offline payment") }
@@ -135,6 +136,13 @@ public enum PaymentAudit {
         }
         return "LATE: recorded after the payment had failed, but observed at \(observedAt.rfc3339), before the failure "
             + "(observed \(failureObservedAt.rfc3339)): the failure was recorded first and may have been premature"
+    }
+
+    /// The note on a callback that answers an attempt a retry replaced (``CallbackReceived/answersEarlierAttempt``):
+    /// it neither failed nor contradicted the attempt in progress, but a success of it is a charge all the same.
+    public static func earlierAttemptNote(_ outcome: CallbackOutcome) -> String {
+        let reference = outcome.reference.map { " (reference \($0))" } ?? ""
+        return "answers an earlier attempt\(reference) that a retry replaced, not the attempt in progress"
     }
 
     /// The URL with the values of personal-data query items replaced by `REDACTED`, every other byte as observed.

@@ -25,6 +25,7 @@ enum ReplayPaymentOutput {
                 if callback.isLate {
                     notes.append(PaymentAudit.lateNote(observedAt: step.event.observedAt, failureObservedAt: failureObservedAt))
                 }
+                if callback.answersEarlierAttempt { notes.append(PaymentAudit.earlierAttemptNote(callback.outcome)) }
                 if callback.isRepeat { notes.append("a further callback") }
                 if callback.contradictsEarlier { notes.append("CONTRADICTS an earlier callback") }
                 if !notes.isEmpty { Swift.print("   note: \(notes.joined(separator: "; "))") }

@@ -58,6 +58,7 @@ struct EventPayloadDecoderTests {
             m.isRepeat = Bool.random(using: &rng)
             m.isLate = Bool.random(using: &rng)
             m.contradictsEarlier = Bool.random(using: &rng)
+            m.answersEarlierAttempt = Bool.random(using: &rng)
             return ("CallbackReceived", try m.serializedBytes())
         case 3:
             var m = Paylog_Events_V1_Offline()
@@ -114,7 +115,8 @@ struct EventPayloadDecoderTests {
                         clientTransactionID: o.hasClientTransactionID ? o.clientTransactionID : nil,
                         reference: o.hasReference ? o.reference : nil, errorCode: o.hasErrorCode ? o.errorCode : nil,
                         message: o.hasMessage ? o.message : nil, isOffline: o.isOffline, routingHint: hint, fields: o.fields),
-                    isRepeat: m.isRepeat, isLate: m.isLate, contradictsEarlier: m.contradictsEarlier))
+                    isRepeat: m.isRepeat, isLate: m.isLate, contradictsEarlier: m.contradictsEarlier,
+                    answersEarlierAttempt: m.answersEarlierAttempt))
             case "Offline":
                 let m = try Paylog_Events_V1_Offline(serializedBytes: bytes)
                 return .offline(Offline(clientTransactionID: m.clientTransactionID, expiresAtMicroseconds: m.hasExpiresAtUs ? m.expiresAtUs : nil))

@@ -84,6 +84,24 @@ struct IngestOrderTests {
         }
     }
 
+    @Test("an earlier attempt's decline arriving during the retry contradicts nothing, the log's rebuild agrees, and the audit says whose it is")
+    func earlierAttemptsDecline() async throws {
+        var lines = Self.retried
+        // Attempt 1's decline (reference ref-1), after the retry (ref-2) was requested and before its success.
+        lines.insert(
+            #"{"kind":"callback","at":"2026-11-21T09:06:10Z","url":"myshop://fail?smp-status=failed&smp-failure-cause=declined&foreign-tx-id=ref-1"}"#,
+            at: 3)
+        try await RecordedDay.with(lines) { workflow in
+            let payment = try #require(try PaymentsProjection.payment("pay-1", in: workflow.store))
+            #expect(payment.status == .reconciled && !payment.hadContradictingCallbacks && !payment.hadLateCallback)
+            let report = try LogReplay.run(workflow.store)
+            #expect(report.projectionsMatch, "the rebuild's fold reads the recorded field as the live decision did")
+            let notes = try PaymentAudit.entries(of: "pay-1", in: workflow.store).flatMap(\.notes)
+            #expect(notes.contains { $0.hasPrefix("answers an earlier attempt (reference ref-1)") }, "\(notes)")
+            #expect(!notes.contains { $0.contains("CONTRADICTS") }, "\(notes)")
+        }
+    }
+
     @Test("a Square line matched by client_transaction_id is judged against the attempt whose state its callback echoed")
     func squareAttemptAmount() async throws {
         let payment = try #require(try await Self.payment("pay-2", after: Self.squareRetry))

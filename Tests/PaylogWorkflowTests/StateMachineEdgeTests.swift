@@ -59,14 +59,21 @@ struct StateMachineEdgeTests {
         try run(.fail(reason: "timeout"), on: &payment)
         try run(.request(try sumupRequest(reference: "r2"), builtByPaylog: false), on: &payment)
         let declined = try Providers.parseCallback("myshop://fail?smp-status=failed&foreign-tx-id=r1", provider: .sumup)
-        #expect(try run(.receiveCallback(declined), on: &payment).map(\.typeName) == ["CallbackReceived"])
+        let declinedEvents = try run(.receiveCallback(declined), on: &payment)
+        #expect(declinedEvents.map(\.typeName) == ["CallbackReceived"])
+        guard case .callbackReceived(let earlier)? = declinedEvents.first else { return }
+        #expect(earlier.answersEarlierAttempt && !earlier.contradictsEarlier)
         #expect(payment?.status == .requested, "the retry is still in progress")
+        #expect(payment?.lastCallbackSucceeded == nil, "the retry has had no callback of its own")
         let success = try Providers.parseCallback("myshop://ok?smp-status=success&smp-tx-code=T2&foreign-tx-id=r2", provider: .sumup)
         guard case .callbackReceived(let callback)? = try run(.receiveCallback(success), on: &payment).first else {
             Issue.record("no callback recorded")
             return
         }
         #expect(!callback.isLate && payment?.hadLateCallback == false && payment?.status == .completed)
+        #expect(!callback.answersEarlierAttempt)
+        #expect(!callback.contradictsEarlier && payment?.hadContradictingCallbacks == false,
+                "the earlier attempt's decline does not contradict the retry's success")
         // The retry's own failure still fails it.
         var own: Payment?
         try run(.request(try sumupRequest(reference: "r1"), builtByPaylog: false), on: &own)

@@ -221,6 +221,10 @@ package nonisolated struct Paylog_Events_V1_CallbackReceived: Sendable {
 
   package var contradictsEarlier: Bool = false
 
+  /// The callback echoes the reference of an earlier request of the payment, one a retry has replaced: it answers
+  /// that attempt, not the one in progress (decided when recorded; absent before 2026-11-27, read as false).
+  package var answersEarlierAttempt: Bool = false
+
   package var unknownFields = SwiftProtobuf.UnknownStorage()
 
   package init() {}
@@ -530,7 +534,7 @@ nonisolated extension Paylog_Events_V1_CallbackOutcome: SwiftProtobuf.Message, S
 
 nonisolated extension Paylog_Events_V1_CallbackReceived: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   package static let protoMessageName: String = _protobuf_package + ".CallbackReceived"
-  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}callback_url\0\u{1}outcome\0\u{3}is_repeat\0\u{3}is_late\0\u{3}contradicts_earlier\0")
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}callback_url\0\u{1}outcome\0\u{3}is_repeat\0\u{3}is_late\0\u{3}contradicts_earlier\0\u{3}answers_earlier_attempt\0")
 
   package mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -543,6 +547,7 @@ nonisolated extension Paylog_Events_V1_CallbackReceived: SwiftProtobuf.Message, 
       case 3: try { try decoder.decodeSingularBoolField(value: &self.isRepeat) }()
       case 4: try { try decoder.decodeSingularBoolField(value: &self.isLate) }()
       case 5: try { try decoder.decodeSingularBoolField(value: &self.contradictsEarlier) }()
+      case 6: try { try decoder.decodeSingularBoolField(value: &self.answersEarlierAttempt) }()
       default: break
       }
     }
@@ -568,6 +573,9 @@ nonisolated extension Paylog_Events_V1_CallbackReceived: SwiftProtobuf.Message, 
     if self.contradictsEarlier != false {
       try visitor.visitSingularBoolField(value: self.contradictsEarlier, fieldNumber: 5)
     }
+    if self.answersEarlierAttempt != false {
+      try visitor.visitSingularBoolField(value: self.answersEarlierAttempt, fieldNumber: 6)
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
@@ -577,6 +585,7 @@ nonisolated extension Paylog_Events_V1_CallbackReceived: SwiftProtobuf.Message, 
     if lhs.isRepeat != rhs.isRepeat {return false}
     if lhs.isLate != rhs.isLate {return false}
     if lhs.contradictsEarlier != rhs.contradictsEarlier {return false}
+    if lhs.answersEarlierAttempt != rhs.answersEarlierAttempt {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }
