@@ -6,7 +6,7 @@ import PaylogDomain
 /// A URL of the plain shape `scheme://host/path?query` made only of characters RFC 3986 allows unescaped is read
 /// by ``PlainURL``; any other is read with `URLComponents`, which gives the same parts for the plain ones. Reading
 /// is strict first; when the text holds characters that must be escaped (space, `{`, `"`, a stray `%`), it is
-/// read again leniently (Foundation escapes them) and ``notes`` records
+/// read again leniently (``LenientURLEscaping`` escapes them, and only them) and ``notes`` records
 /// ``PaylogDomain/ParseNote/lenientURLParsing``. A value whose percent-decoding is not UTF-8 is kept
 /// percent-encoded. `+` is kept as a literal plus (RFC 3986), never turned into a space.
 struct ParsedURL {
@@ -39,7 +39,7 @@ struct ParsedURL {
         }
         var parsed = URLComponents(string: raw, encodingInvalidCharacters: false)
         if parsed == nil {
-            parsed = URLComponents(string: raw, encodingInvalidCharacters: true)
+            parsed = URLComponents(string: LenientURLEscaping.escape(raw), encodingInvalidCharacters: false)
             notes.append(.lenientURLParsing)
         }
         guard let components = parsed, let scheme = components.scheme, !scheme.isEmpty else {
