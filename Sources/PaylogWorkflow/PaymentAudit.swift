@@ -59,7 +59,9 @@ public enum PaymentAudit {
                 notes.append("matched by \(e.matchedBy)")
                 if e.amountMismatch { notes.append("AMOUNT MISMATCH with the request") }
                 if let earlier = earlierLine { notes.append(PaymentAudit.furtherLineNote(e, earlier: earlier)) }
-                if !reportedByCallbacks.isEmpty, !reportedByCallbacks.contains(e.transactionID) {
+                if !reportedByCallbacks.isEmpty, !reportedByCallbacks.contains(e.transactionID),
+                    PaymentAudit.reportProvider(of: e) == .square
+                {
                     notes.append("the report's transaction id \(e.transactionID) is not one the success callbacks reported "
                         + "(\(reportedByCallbacks.joined(separator: ", "))): check it is the same charge")
                 }
@@ -92,6 +94,15 @@ public enum PaymentAudit {
                 event: step.event, decoded: step.decoded, evidence: evidence, reading: shownReading, notes: notes,
                 findings: findings, state: step.state)
         }
+    }
+
+    /// The provider whose report `line` is, read from the recorded line (every report line names it); nil when the
+    /// line no longer reads as one.
+    static func reportProvider(of line: Reconciled) -> Provider? {
+        guard case .reconcile(_, let reportLine)? = try? Observation.parse(line.reportLine, defaultKind: "reconcile") else {
+            return nil
+        }
+        return reportLine.provider
     }
 
     /// The note on a report line recorded after another one for the same payment: a report exported again with a

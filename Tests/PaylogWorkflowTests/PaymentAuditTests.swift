@@ -131,6 +131,27 @@ struct PaymentAuditReconciledAfterFailureTests {
         #expect(notes.map(\.count) == [0, 1] && notes.last?.first?.contains("TX-OTHER is not one the success callbacks reported (TX-S1)") == true, "\(notes)")
     }
 
+    @Test("a SumUp report line after a Square retry's success is not held to the Square callback's transaction id")
+    func otherProvidersLineAfterSquareCallback() async throws {
+        func percent(_ text: String) -> String { text.addingPercentEncoding(withAllowedCharacters: .alphanumerics)! }
+        let square = #"{"version":"1.3","client_id":"C","amount_money":{"amount":1250,"currency_code":"EUR"},"callback_url":"myshop://cb","state":"st-y1b"}"#
+        let online = #"{"status":"ok","transaction_id":"TX-SQY","client_transaction_id":"CTX-Y1","state":"st-y1b"}"#
+        let lines = [
+            #"{"kind":"request","payment":"y1","at":"2026-11-21T09:00:00Z","app_version":"1.88.0","url":"sumupmerchant://pay/1.0?amount=12.50&currency=EUR&affiliate-key=k&foreign-tx-id=ref-y1a&callbacksuccess=myshop%3A%2F%2Fok"}"#,
+            #"{"kind":"fail","payment":"y1","at":"2026-11-21T09:02:00Z","reason":"timeout"}"#,
+            #"{"kind":"request","payment":"y1","at":"2026-11-21T09:03:00Z","url":"square-commerce-v1://payment/create?data=\#(percent(square))"}"#,
+            #"{"kind":"callback","at":"2026-11-21T09:04:00Z","url":"myshop://cb?data=\#(percent(online))"}"#,
+            #"{"kind":"callback","at":"2026-11-21T09:05:00Z","url":"myshop://ok?smp-status=success&smp-tx-code=TX-SUY&foreign-tx-id=ref-y1a"}"#,
+            #"{"kind":"reconcile","at":"2026-11-22T08:00:00Z","provider":"sumup","transaction_id":"TX-SUY","foreign_tx_id":"ref-y1a","amount_minor":1250,"currency":"EUR"}"#,
+            #"{"kind":"reconcile","at":"2026-11-22T08:00:01Z","provider":"square","transaction_id":"TX-SQ-OTHER","client_transaction_id":"CTX-Y1","amount_minor":1250,"currency":"EUR"}"#,
+        ]
+        let notes = try await RecordedDay.with(lines) { workflow in
+            try PaymentAudit.entries(of: "y1", in: workflow.store).suffix(2).map { $0.notes.filter { $0.hasPrefix("the report's transaction id") } }
+        }
+        #expect(notes.first == [], "SumUp's report names its own transaction id, not Square's: \(notes)")
+        #expect(notes.last?.first?.contains("TX-SQ-OTHER is not one the success callbacks reported (TX-SQY)") == true, "\(notes)")
+    }
+
     @Test("a report line observed after the expiry: the money was taken after all, and no word of premature")
     func lateReport() async throws {
         let notes = try await Self.notes(expiringAt: "2026-11-22T09:00:45Z", line: "2026-11-23T08:00:00Z")
