@@ -144,4 +144,26 @@ struct SquareCallbackTests {
     func missingData() {
         #expect(throws: ProviderError.missingSquareData) { try adapter.parseCallback("myshop://cb?x=1", hint: nil) }
     }
+
+    @Test("two data items: the first is read, whichever decodes, and the repeat is noted", arguments: [true, false])
+    func repeatedData(okFirst: Bool) throws {
+        let ok = #"{"status":"ok","transaction_id":"TX1","client_transaction_id":"C1","state":"s1"}"#
+        let error = #"{"status":"error","error_code":"payment_canceled","state":"s1"}"#
+        let (first, second) = okFirst ? (ok, error) : (error, ok)
+        let url = Fixtures.squareCallback("myshop://cb", json: first) + "&data=" + Fixtures.uriComponent(second)
+        let outcome = try adapter.parseCallback(url, hint: nil)
+        #expect(outcome.status == (okFirst ? .success : .failure))
+        #expect(outcome.parseNotes.contains(.duplicateQueryItem("data")))
+        #expect(!outcome.parseNotes.contains(.dataRecoveredFromRawQuery))
+        #expect(outcome.fields["query.data"] == nil, "the second data is not the callback URL's own query item")
+    }
+
+    @Test("two data items in a launch URL: the first request is the one read and judged")
+    func repeatedLaunchData() throws {
+        let v12 = #"{"amount_money":{"amount":100,"currency_code":"USD"},"callback_url":"myshop://cb","client_id":"c","version":"1.2"}"#
+        let v13 = v12.replacingOccurrences(of: "1.2", with: "1.3").replacingOccurrences(of: "100", with: "900")
+        let request = try adapter.parseLaunch(Fixtures.squareLaunch(v12) + "&data=" + Fixtures.uriComponent(v13), appVersion: nil)
+        #expect(request.apiVersion == "1.2" && request.amount?.minorUnits == 100)
+        #expect(request.parseNotes.contains(.duplicateQueryItem("data")))
+    }
 }

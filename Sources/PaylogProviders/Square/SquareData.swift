@@ -3,7 +3,8 @@ import PaylogDomain
 
 /// The JSON object carried in a Square URL's `data` item, and the URL's other query items.
 ///
-/// The value is first read as an ordinary query item. When that fails — the value held unescaped `&`
+/// The value is first read as an ordinary query item, the first `data` item when there are several (noted as a
+/// repeated item, like any other: the first occurrence is the one read). When that fails — the value held unescaped `&`
 /// (integrators following the doc's `URLQueryAllowedCharacterSet` advice leave `& + = /` unescaped), or the
 /// callback URL had its own query joined with `?` — every `data=` that starts an item (at the start of the
 /// query or after `&` or `?`) is tried in turn, taking everything after it as the value; the first that
@@ -20,10 +21,11 @@ struct SquareData {
 
     init(_ url: ParsedURL) throws(ProviderError) {
         let dataItems = url.items.filter { $0.name == "data" }
-        if dataItems.count == 1, let value = dataItems[0].value, let read = JSONValue.objectNotingNumberLiterals(from: value) {
+        // The first `data` item, as every other repeated item is read (noted when it is not the only one).
+        if let value = dataItems.first?.value, let read = JSONValue.objectNotingNumberLiterals(from: value) {
             (self.object, self.numberLiterals) = read
             self.outerItems = url.items.filter { $0.name != "data" }
-            self.notes = []
+            self.notes = dataItems.count > 1 ? [.duplicateQueryItem("data")] : []
             return
         }
         var query = url.percentEncodedQuery ?? ""
