@@ -171,6 +171,21 @@ extension CompatibilityChecker {
             ]
         },
         .request(
+            "square.request.amount-out-of-range", .square, .warning,
+            "amount_money.amount is a whole number too large for any amount (over 2^63 − 1 minor units); the request "
+                + "is recorded without an amount or currency.",
+            source: "[I] §1a amount_money.amount, §1c amount_too_large"
+        ) { request in
+            guard let raw = request.fields["amount_money.amount"], let amount = DecimalText(raw), amount.isInteger,
+                amount.isPositive, Int64(raw) == nil
+            else { return [] }
+            return [
+                "Square request has amount_money.amount \(raw), more minor units than any amount can hold "
+                    + "(at most 9223372036854775807); paylog recorded the request without an amount or currency, "
+                    + "and Square would answer amount_too_large or amount_invalid_format."
+            ]
+        },
+        .request(
             "square.request.amount-not-positive", .square, .error,
             "amount_money.amount is zero or negative.",
             source: "[C] §1a amount_money.amount, §1c amount_too_small"

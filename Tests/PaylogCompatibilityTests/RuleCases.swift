@@ -107,6 +107,14 @@ enum RuleCases {
             fires: .request(F.squareLaunch("1.3", ["amount_money.amount": 12.5])),
             quiet: .request(F.squareLaunch("1.3", ["amount_money.amount": 1250]))),
         RuleCase(
+            "square.request.amount-out-of-range",
+            fires: .request(F.squareLaunch("1.3", amountLiteral: "9223372036854775808")),
+            quiet: .request(F.squareLaunch("1.3", amountLiteral: "9223372036854775807"))),
+        RuleCase(
+            "square.request.amount-out-of-range",
+            fires: .request(F.squareLaunch("1.3", amountLiteral: "1e30")),
+            quiet: .request(F.squareLaunch("1.3", amountLiteral: "1e3"))),
+        RuleCase(
             "square.request.amount-not-positive",
             fires: .request(F.squareLaunch("1.3", ["amount_money.amount": 0])),
             quiet: .request(F.squareLaunch("1.3", ["amount_money.amount": 1]))),
