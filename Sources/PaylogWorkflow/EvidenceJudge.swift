@@ -10,6 +10,8 @@ import PaylogStore
 /// A callback is judged against the request whose reference it echoes (a late callback of an earlier attempt is
 /// that attempt's, not "another payment's"), else the payment's latest; one that does not say its outcome is read
 /// against the requests' callback URLs, as the workflow records it (``PaymentWorkflow/reread(_:url:requests:)``).
+/// A SumUp callback is also read against that request's `callbacksuccess` / `callbackfail`, so that a status
+/// contradicting the URL it came on is noted when the shop built its own URLs (without paylog's marker).
 /// When today's reading decides an outcome the recorded one left unknown (recorded before paylog matched
 /// callbacks to their requests), that is a finding: the payment's status did not take the outcome into account.
 public struct EvidenceJudge: Sendable {
@@ -36,9 +38,19 @@ public struct EvidenceJudge: Sendable {
             let known = requests[event.streamID] ?? []
             do {
                 let alone = try Providers.parseCallback(received.callbackURL, provider: received.outcome.provider)
-                let outcome = PaymentWorkflow.reread(alone, url: received.callbackURL) { known }
+                var outcome = PaymentWorkflow.reread(alone, url: received.callbackURL) { known }
                 // The request it answers: the one whose reference it echoes, else the latest.
                 let request = PaymentWorkflow.ordered(known, for: outcome).first ?? known.first
+                // A SumUp status is read from `smp-status` whatever URL it came on; read against the request's
+                // callbacksuccess / callbackfail too, a status contradicting the URL the app opened is noted (the
+                // reading is otherwise the same: `smp-status` decides).
+                if outcome.provider == .sumup, outcome.status != .invalid(""), let request, request.provider == .sumup,
+                    !outcome.parseNotes.contains(where: { if case .statusContradictsOpenedURL = $0 { true } else { false } }),
+                    let matched = try? Providers.parseCallback(received.callbackURL, provider: .sumup, hint: .launch(request)),
+                    matched.status == outcome.status
+                {
+                    outcome = matched
+                }
                 var findings = CompatibilityChecker.check(
                     callback: outcome, request: request, payment: event.streamID, position: event.position)
                 if received.outcome.status == .invalid(""), outcome.status != .invalid("") {

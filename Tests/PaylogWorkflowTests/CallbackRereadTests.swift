@@ -101,6 +101,27 @@ struct CallbackRereadTests {
         #expect(!findings.contains { $0.rule == "sumup.callback.foreign-tx-id-mismatch" }, "\(findings)")
     }
 
+    @Test("a SumUp status opposite to the shop's own callback URL it came on is noted, without paylog's marker")
+    func sumUpStatusAgainstOpenedURL() async throws {
+        let request = "sumupmerchant://pay/1.0?amount=12.50&currency=EUR&affiliate-key=AK&foreign-tx-id=ref-2"
+            + "&callbacksuccess=\(Self.percent("myshop://pay/ok"))&callbackfail=\(Self.percent("myshop://pay/fail"))"
+        func lines(_ payment: String, _ callback: String) -> [String] {
+            [
+                #"{"kind":"request","payment":"\#(payment)","at":"2026-11-21T09:00:00Z","app_version":"1.88.0","url":"\#(request)"}"#,
+                #"{"kind":"callback","payment":"\#(payment)","at":"2026-11-21T09:00:30Z","url":"\#(callback)"}"#,
+            ]
+        }
+        let (status, findings) = try await Self.record(
+            lines("p2", "myshop://pay/fail?smp-status=success&smp-tx-code=TX2&foreign-tx-id=ref-2")
+                + lines("p3", "myshop://pay/ok?smp-status=failed&foreign-tx-id=ref-2")
+                + lines("p4", "myshop://pay/ok?smp-status=success&smp-tx-code=TX4&foreign-tx-id=ref-2"),
+            payments: ["p2", "p3", "p4"])
+        #expect(status == ["p2": "completed", "p3": "failed", "p4": "completed"], "smp-status decides, as recorded")
+        let noted = findings.filter { $0.rule == "sumup.callback.status-contradicts-url" }
+        #expect(noted.map(\.payment).sorted() == ["p2", "p3"], "\(findings)")
+        #expect(noted.first { $0.payment == "p2" }?.message.contains("callbackfail") == true)
+    }
+
     @Test("the judge reports a callback recorded with an unknown outcome that its request now decides")
     func recordedUndetermined() async throws {
         let dir = TemporaryDirectory()
