@@ -4,9 +4,9 @@ import PaylogWorkflow
 
 /// JSON Lines observations of any number of payments, as consecutive seeded demo days.
 ///
-/// One ``PaylogWorkflow/DemoDay`` stays realistic only up to about 600 payments: it spaces requests 150 s apart
-/// and reconciles the next morning, so a longer day would reconcile payments before they were requested. Longer
-/// workloads are therefore several days of ``paymentsPerDay`` payments, three days apart, each with its own seed.
+/// One ``PaylogWorkflow/DemoDay`` spaces requests 150 s apart up to 528 payments and packs a longer day closer;
+/// the bench's workloads keep the shop's pace instead: several days of ``paymentsPerDay`` payments, three days
+/// apart, each with its own seed (and the logs the figures in Docs/performance.md were measured on).
 /// A day's payment ids (`pay-0001` …, plain or percent-encoded inside URLs and references) get a prefix of their
 /// own, `pay` → `pXY` (two letters per day), which keeps every line's length and every URL valid.
 enum ObservationDays {

@@ -51,11 +51,16 @@ public struct DemoDay: Sendable {
         let sumupApps = ["1.52.0", "1.53.0", "1.53.2", "1.69.1", "1.88.0", "1.88.0"]
         let currencies = ["EUR", "EUR", "EUR", "USD", "GBP", "SEK"]
 
+        // Requests 150 s apart, closer on a day of more than 528 payments, so that every request falls within the
+        // day's first 22 hours, before the next morning's report (26 hours after the start), whose lines follow one
+        // another a second apart, closer on a longer day (the report takes at most 8 hours).
+        let spacing = min(150_000_000, 22 * 3600 * 1_000_000 / Int64(max(payments, 1)))
+        let reportStep = min(1_000_000, 8 * 3600 * 1_000_000 / Int64(max(payments, 1)))
         for index in 0..<payments {
             let id = String(format: "pay-%04d", index + 1)
             let paymentID = try PaymentID(id)
             let provider: Provider = [.square, .sumup, .izettle][index % 3]
-            let requestedAt = start.microseconds + Int64(index) * 150_000_000 + Int64(random.next() % 60_000_000)
+            let requestedAt = start.microseconds + Int64(index) * spacing + Int64(random.next() % 60_000_000)
             let currency = provider == .square ? "USD" : currencies[Int(random.next() % UInt64(currencies.count))]
             let wholeUnits = Int64(random.next() % 120) + 1
             let minor = provider == .izettle ? wholeUnits * 100 : wholeUnits * 100 + Int64(random.next() % 100)
@@ -117,7 +122,7 @@ public struct DemoDay: Sendable {
                 }
                 try emit(at, line)
             }
-            let nextMorning = start.microseconds + 26 * 3600 * 1_000_000 + Int64(index) * 1_000_000
+            let nextMorning = start.microseconds + 26 * 3600 * 1_000_000 + Int64(index) * reportStep
             switch roll {
             case 0..<62:  // online success, reconciled from the report next morning
                 scenarios["completed", default: 0] += 1
