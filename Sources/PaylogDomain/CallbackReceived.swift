@@ -1,7 +1,8 @@
 /// `CallbackReceived`: a callback URL came back from the provider's app (or, for Square web apps, its HTTP GET).
 ///
-/// Recorded for every distinct callback, including late ones and ones that contradict an earlier callback:
-/// each is evidence. An identical repeat of a recorded callback is not recorded again.
+/// Recorded for every callback observed, including late ones, ones that contradict an earlier callback, and the same
+/// callback delivered again (``isRedelivery``): each is evidence. The same observation sent twice (the same URL
+/// observed at the same moment) is recognised by its event id and recorded once.
 public struct CallbackReceived: Sendable, Hashable, Codable {
     /// The callback URL exactly as received: the evidence.
     public var callbackURL: String
@@ -17,11 +18,14 @@ public struct CallbackReceived: Sendable, Hashable, Codable {
     /// it answers that attempt, so it neither fails nor contradicts the attempt in progress. Events recorded before
     /// this field existed read false.
     public var answersEarlierAttempt: Bool
+    /// True when this callback is byte for byte one the payment recorded before, delivered again at another moment:
+    /// kept as evidence of the delivery (a shop may have acted on it twice), it changes nothing else of the payment.
+    public var isRedelivery: Bool
 
     /// A `CallbackReceived` event.
     public init(
         callbackURL: String, outcome: CallbackOutcome, isRepeat: Bool, isLate: Bool, contradictsEarlier: Bool,
-        answersEarlierAttempt: Bool = false
+        answersEarlierAttempt: Bool = false, isRedelivery: Bool = false
     ) {
         self.callbackURL = callbackURL
         self.outcome = outcome
@@ -29,5 +33,6 @@ public struct CallbackReceived: Sendable, Hashable, Codable {
         self.isLate = isLate
         self.contradictsEarlier = contradictsEarlier
         self.answersEarlierAttempt = answersEarlierAttempt
+        self.isRedelivery = isRedelivery
     }
 }

@@ -6,7 +6,7 @@ extension Payment {
 
     /// Decides the events `command` produces for the payment `payment` (nil when it has no events yet).
     ///
-    /// Returns an empty list when the command changes nothing (an identical callback, a report line repeating the
+    /// Returns an empty list when the command changes nothing (a report line repeating the
     /// transaction id and amount of one recorded before, failing an already failed payment, expiring one that has not
     /// expired); throws when the command cannot apply (see ``PaymentRejection``).
     ///
@@ -69,7 +69,13 @@ extension Payment {
     }
 
     private func decideCallback(_ outcome: CallbackOutcome, at: Int64?) throws(PaymentRejection) -> [PaymentEvent] {
-        if callbackFingerprints.contains(CallbackFingerprint(rawURL: outcome.rawURL)) { return [] }  // an identical callback: a duplicate
+        // The same callback again, delivered at another moment (the same observation sent twice has the same event
+        // id and never gets here): evidence of the delivery, changing nothing else.
+        if callbackFingerprints.contains(CallbackFingerprint(rawURL: outcome.rawURL)) {
+            return [.callbackReceived(CallbackReceived(
+                callbackURL: outcome.rawURL, outcome: outcome, isRepeat: true, isLate: false, contradictsEarlier: false,
+                answersEarlierAttempt: answersEarlierAttempt(outcome), isRedelivery: true))]
+        }
         // A callback of an earlier attempt's provider (retried with another) is late evidence: recorded.
         if !wasRequested(with: outcome.provider) {
             throw .providerMismatch(payment: id, expected: provider, got: outcome.provider)

@@ -126,6 +126,8 @@ extension Payment {
     /// is not read).
     public mutating func apply(_ callback: CallbackReceived, fingerprint: CallbackFingerprint) {
         version += 1
+        // The same callback delivered again: its first delivery already did all it does.
+        if callback.isRedelivery { return }
         callbackFingerprints.append(fingerprint)
         sawCallback = true
         // `late_callback` is the disputed case: a success after the payment had failed (the customer charged after

@@ -61,6 +61,7 @@ public enum EventCodec {
             m.isLate = e.isLate
             m.contradictsEarlier = e.contradictsEarlier
             m.answersEarlierAttempt = e.answersEarlierAttempt
+            m.isRedelivery = e.isRedelivery
             return try m.serializedData(options: EventCodec.deterministic)
         case .offline(let e):
             var m = Paylog_Events_V1_Offline()

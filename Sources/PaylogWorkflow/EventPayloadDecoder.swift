@@ -106,6 +106,7 @@ enum EventPayloadDecoder {
         var isLate = false
         var contradictsEarlier = false
         var answersEarlierAttempt = false
+        var isRedelivery = false
         while let (field, wireType) = try r.nextField() {
             switch (field, wireType) {
             case (1, 2) where fingerprintingURL: urlBytes = try r.utf8Bytes("callback_url")
@@ -117,12 +118,13 @@ enum EventPayloadDecoder {
             case (4, 0): isLate = try r.bool()
             case (5, 0): contradictsEarlier = try r.bool()
             case (6, 0): answersEarlierAttempt = try r.bool()
+            case (7, 0): isRedelivery = try r.bool()
             default: try r.skip(wireType: wireType, field: field)
             }
         }
         let callback = CallbackReceived(
             callbackURL: callbackURL, outcome: try outcome.outcome(rawURL: callbackURL), isRepeat: isRepeat, isLate: isLate,
-            contradictsEarlier: contradictsEarlier, answersEarlierAttempt: answersEarlierAttempt)
+            contradictsEarlier: contradictsEarlier, answersEarlierAttempt: answersEarlierAttempt, isRedelivery: isRedelivery)
         return (callback, fingerprintingURL ? CallbackFingerprint(rawURLBytes: urlBytes) : nil)
     }
 

@@ -32,6 +32,7 @@ enum EventPayloadEncoder {
             w.flag(4, e.isLate)
             w.flag(5, e.contradictsEarlier)
             w.flag(6, e.answersEarlierAttempt)
+            w.flag(7, e.isRedelivery)
         case .offline(let e):
             w.text(1, e.clientTransactionID)
             if let v = e.expiresAtMicroseconds { w.integer(2, v, always: true) }

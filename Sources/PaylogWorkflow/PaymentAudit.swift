@@ -34,9 +34,10 @@ public enum PaymentAudit {
             case .callbackReceived(let e):
                 evidence = e.callbackURL
                 if e.isLate { notes.append(PaymentAudit.lateNote(observedAt: step.event.observedAt, failureObservedAt: failureObservedAt)) }
+                if e.isRedelivery { notes.append(PaymentAudit.redeliveryNote) }
                 if e.answersEarlierAttempt { notes.append(PaymentAudit.earlierAttemptNote(e.outcome)) }
                 if e.contradictsEarlier { notes.append("CONTRADICTS an earlier callback") }
-                else if e.isRepeat { notes.append("a further, different callback") }
+                else if e.isRepeat && !e.isRedelivery { notes.append("a further, different callback") }
                 if e.outcome.isOffline { notes.append("offline payment") }
                 // Only Square's report names a charge by the id its callback gave (SumUp's callback gives the
                 // transaction code, iZettle's its reference number: other ids than their reports' transaction ids).
@@ -148,6 +149,10 @@ public enum PaymentAudit {
         return "LATE: recorded after the payment had failed, but observed at \(observedAt.rfc3339), before the failure "
             + "(observed \(failureObservedAt.rfc3339)): the failure was recorded first and may have been premature"
     }
+
+    /// The note on a callback delivered again (``CallbackReceived/isRedelivery``).
+    public static let redeliveryNote = "DELIVERED AGAIN: byte for byte a callback recorded before; it changes nothing "
+        + "of the payment, but a shop's app may have acted on it twice"
 
     /// The note on a callback that answers an attempt a retry replaced (``CallbackReceived/answersEarlierAttempt``):
     /// it neither failed nor contradicted the attempt in progress, but a success of it is a charge all the same.

@@ -25,8 +25,9 @@ enum ReplayPaymentOutput {
                 if callback.isLate {
                     notes.append(PaymentAudit.lateNote(observedAt: step.event.observedAt, failureObservedAt: failureObservedAt))
                 }
+                if callback.isRedelivery { notes.append(PaymentAudit.redeliveryNote) }
                 if callback.answersEarlierAttempt { notes.append(PaymentAudit.earlierAttemptNote(callback.outcome)) }
-                if callback.isRepeat { notes.append("a further callback") }
+                if callback.isRepeat && !callback.isRedelivery { notes.append("a further callback") }
                 if callback.contradictsEarlier { notes.append("CONTRADICTS an earlier callback") }
                 if !notes.isEmpty { Swift.print("   note: \(notes.joined(separator: "; "))") }
             }

@@ -51,8 +51,9 @@ struct IngestEndToEndTests {
         #expect(report["accepted"] as? Int == 9)
         #expect(report["rejected"] as? Int == 5)
         // sq-1: Requested, AppSwitched, CallbackReceived, Offline, Reconciled; su-1: Requested, CallbackReceived
-        // (the identical second callback is a duplicate); iz-1: Requested, CallbackReceived, Failed.
-        #expect(report["events_appended"] as? Int == 10)
+        // and the same callback delivered again a second later (recorded as a redelivery); iz-1: Requested,
+        // CallbackReceived, Failed.
+        #expect(report["events_appended"] as? Int == 11)
         let errors = (report["errors"] as? [[String: Any]]) ?? []
         #expect(errors.compactMap { $0["line"] as? Int } == [10, 11, 12, 13, 14])
         let messages = errors.compactMap { $0["message"] as? String }

@@ -56,20 +56,26 @@ struct PaymentEndpointTests {
             let switched = try await client.send(.post, "/v1/payments/p1/app-switch", key: "ingest", body: #"{"note":"to SumUp"}"#)
             #expect(switched.status == 200)
             #expect(switched.json["status"] as? String == "switched")
-            let called = try await client.send(
-                .post, "/v1/payments/p1/callbacks", key: "ingest", body: #"{"url":"\#(Samples.sumupCallback("r1"))"}"#)
+            let callback = #"{"url":"\#(Samples.sumupCallback("r1"))","at":"2026-11-21T09:00:30Z"}"#
+            let called = try await client.send(.post, "/v1/payments/p1/callbacks", key: "ingest", body: callback)
             #expect(called.status == 200)
             #expect(called.json["status"] as? String == "completed")
-            let again = try await client.send(
-                .post, "/v1/payments/p1/callbacks", key: "ingest", body: #"{"url":"\#(Samples.sumupCallback("r1"))"}"#)
-            #expect(again.json["events_appended"] as? Int == 0)
+            // The same observation sent again (the same URL and `at`) is recognised and appends nothing.
+            let again = try await client.send(.post, "/v1/payments/p1/callbacks", key: "ingest", body: callback)
+            #expect(again.json["events_appended"] as? Int == 0 && again.json["already_recorded"] as? Bool == true)
+            // The same URL delivered again a minute later is a delivery of its own: recorded, changing nothing else.
+            let redelivered = try await client.send(
+                .post, "/v1/payments/p1/callbacks", key: "ingest",
+                body: callback.replacingOccurrences(of: "09:00:30Z", with: "09:01:30Z"))
+            #expect(redelivered.json["events_appended"] as? Int == 1 && redelivered.json["status"] as? String == "completed")
+            #expect(redelivered.json["callbacks"] as? Int == 1, "one distinct callback, delivered twice")
 
             let unknown = try await client.send(.post, "/v1/payments/nope/app-switch", key: "ingest", body: "{}")
             #expect(unknown.status == 404)
             #expect(try await client.send(.get, "/v1/payments/nope", key: "read").status == 404)
             #expect(try await client.send(.get, "/v1/payments/nope/audit", key: "read").status == 404)
             #expect(try await client.send(.get, "/v1/payments/nope/replay", key: "read").status == 404)
-            #expect(try harness.eventCount() == 3)
+            #expect(try harness.eventCount() == 4)
         }
     }
 

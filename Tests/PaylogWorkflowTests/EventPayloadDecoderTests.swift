@@ -59,6 +59,7 @@ struct EventPayloadDecoderTests {
             m.isLate = Bool.random(using: &rng)
             m.contradictsEarlier = Bool.random(using: &rng)
             m.answersEarlierAttempt = Bool.random(using: &rng)
+            m.isRedelivery = Int.random(in: 0..<4, using: &rng) == 0
             return ("CallbackReceived", try m.serializedBytes())
         case 3:
             var m = Paylog_Events_V1_Offline()
@@ -116,7 +117,7 @@ struct EventPayloadDecoderTests {
                         reference: o.hasReference ? o.reference : nil, errorCode: o.hasErrorCode ? o.errorCode : nil,
                         message: o.hasMessage ? o.message : nil, isOffline: o.isOffline, routingHint: hint, fields: o.fields),
                     isRepeat: m.isRepeat, isLate: m.isLate, contradictsEarlier: m.contradictsEarlier,
-                    answersEarlierAttempt: m.answersEarlierAttempt))
+                    answersEarlierAttempt: m.answersEarlierAttempt, isRedelivery: m.isRedelivery))
             case "Offline":
                 let m = try Paylog_Events_V1_Offline(serializedBytes: bytes)
                 return .offline(Offline(clientTransactionID: m.clientTransactionID, expiresAtMicroseconds: m.hasExpiresAtUs ? m.expiresAtUs : nil))

@@ -46,7 +46,8 @@ struct EventPayloadEncoderTests {
                 message: optionalText(&rng, 30), isOffline: Bool.random(using: &rng), routingHint: hint, fields: fields)
             return .callbackReceived(CallbackReceived(
                 callbackURL: text(&rng, 100), outcome: outcome, isRepeat: Bool.random(using: &rng), isLate: Bool.random(using: &rng),
-                contradictsEarlier: Bool.random(using: &rng), answersEarlierAttempt: Bool.random(using: &rng)))
+                contradictsEarlier: Bool.random(using: &rng), answersEarlierAttempt: Bool.random(using: &rng),
+                isRedelivery: Bool.random(using: &rng)))
         case 3:
             let expires: Int64? = [nil, 0, -1, Int64.random(in: .min ... .max, using: &rng)].randomElement(using: &rng)!
             return .offline(Offline(clientTransactionID: text(&rng, 12), expiresAtMicroseconds: expires))

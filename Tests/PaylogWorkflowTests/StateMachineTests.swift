@@ -108,12 +108,22 @@ struct StateMachineTests {
         #expect(payment?.errorCode == "some_future_code")
     }
 
-    @Test("an identical callback is a duplicate: nothing is appended")
+    @Test("an identical callback delivered again is recorded as a redelivery and changes nothing else")
     func duplicateCallback() throws {
         var payment = try requested()
         let callback = try WorkflowFixtures.squareOnline(state: "st-1")
         try run(.receiveCallback(callback), on: &payment)
-        #expect(try run(.receiveCallback(callback), on: &payment).isEmpty)
+        let before = try #require(payment)
+        let events = try run(.receiveCallback(callback), on: &payment)
+        guard case .callbackReceived(let again)? = events.first, events.count == 1 else {
+            Issue.record("expected one CallbackReceived, got \(events)")
+            return
+        }
+        #expect(again.isRedelivery && again.isRepeat && !again.isLate && !again.contradictsEarlier)
+        #expect(again.callbackURL == callback.rawURL, "the delivery's own URL, as observed")
+        var expected = before
+        expected.version += 1
+        #expect(payment == expected, "only the version moves")
         #expect(payment?.callbackFingerprints == [CallbackFingerprint(rawURL: callback.rawURL)])
     }
 

@@ -198,38 +198,60 @@ package nonisolated struct Paylog_Events_V1_CallbackOutcome: Sendable {
 }
 
 /// type "CallbackReceived"
-package nonisolated struct Paylog_Events_V1_CallbackReceived: Sendable {
+package nonisolated struct Paylog_Events_V1_CallbackReceived: @unchecked Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
   /// exactly as received
-  package var callbackURL: String = String()
+  package var callbackURL: String {
+    get {_storage._callbackURL}
+    set {_uniqueStorage()._callbackURL = newValue}
+  }
 
   package var outcome: Paylog_Events_V1_CallbackOutcome {
-    get {_outcome ?? Paylog_Events_V1_CallbackOutcome()}
-    set {_outcome = newValue}
+    get {_storage._outcome ?? Paylog_Events_V1_CallbackOutcome()}
+    set {_uniqueStorage()._outcome = newValue}
   }
   /// Returns true if `outcome` has been explicitly set.
-  package var hasOutcome: Bool {self._outcome != nil}
+  package var hasOutcome: Bool {_storage._outcome != nil}
   /// Clears the value of `outcome`. Subsequent reads from it will return its default value.
-  package mutating func clearOutcome() {self._outcome = nil}
+  package mutating func clearOutcome() {_uniqueStorage()._outcome = nil}
 
-  package var isRepeat: Bool = false
+  package var isRepeat: Bool {
+    get {_storage._isRepeat}
+    set {_uniqueStorage()._isRepeat = newValue}
+  }
 
-  package var isLate: Bool = false
+  package var isLate: Bool {
+    get {_storage._isLate}
+    set {_uniqueStorage()._isLate = newValue}
+  }
 
-  package var contradictsEarlier: Bool = false
+  package var contradictsEarlier: Bool {
+    get {_storage._contradictsEarlier}
+    set {_uniqueStorage()._contradictsEarlier = newValue}
+  }
 
   /// The callback echoes the reference of an earlier request of the payment, one a retry has replaced: it answers
   /// that attempt, not the one in progress (decided when recorded; absent before 2026-11-27, read as false).
-  package var answersEarlierAttempt: Bool = false
+  package var answersEarlierAttempt: Bool {
+    get {_storage._answersEarlierAttempt}
+    set {_uniqueStorage()._answersEarlierAttempt = newValue}
+  }
+
+  /// The same callback, byte for byte, as one recorded before, observed again (a duplicate delivery): kept as
+  /// evidence of the delivery, it changes nothing else (recorded from 2026-11-27; before, nothing was appended).
+  package var isRedelivery: Bool {
+    get {_storage._isRedelivery}
+    set {_uniqueStorage()._isRedelivery = newValue}
+  }
 
   package var unknownFields = SwiftProtobuf.UnknownStorage()
 
   package init() {}
 
-  fileprivate var _outcome: Paylog_Events_V1_CallbackOutcome? = nil
+  fileprivate var _storage = _StorageClass.defaultInstance
 }
 
 /// type "Offline"
@@ -534,58 +556,111 @@ nonisolated extension Paylog_Events_V1_CallbackOutcome: SwiftProtobuf.Message, S
 
 nonisolated extension Paylog_Events_V1_CallbackReceived: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   package static let protoMessageName: String = _protobuf_package + ".CallbackReceived"
-  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}callback_url\0\u{1}outcome\0\u{3}is_repeat\0\u{3}is_late\0\u{3}contradicts_earlier\0\u{3}answers_earlier_attempt\0")
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}callback_url\0\u{1}outcome\0\u{3}is_repeat\0\u{3}is_late\0\u{3}contradicts_earlier\0\u{3}answers_earlier_attempt\0\u{3}is_redelivery\0")
+
+  fileprivate class _StorageClass {
+    var _callbackURL: String = String()
+    var _outcome: Paylog_Events_V1_CallbackOutcome? = nil
+    var _isRepeat: Bool = false
+    var _isLate: Bool = false
+    var _contradictsEarlier: Bool = false
+    var _answersEarlierAttempt: Bool = false
+    var _isRedelivery: Bool = false
+
+      // This property is used as the initial default value for new instances of the type.
+      // The type itself is protecting the reference to its storage via CoW semantics.
+      // This will force a copy to be made of this reference when the first mutation occurs;
+      // hence, it is safe to mark this as `nonisolated(unsafe)`.
+      static nonisolated(unsafe) let defaultInstance = _StorageClass()
+
+    private init() {}
+
+    init(copying source: _StorageClass) {
+      _callbackURL = source._callbackURL
+      _outcome = source._outcome
+      _isRepeat = source._isRepeat
+      _isLate = source._isLate
+      _contradictsEarlier = source._contradictsEarlier
+      _answersEarlierAttempt = source._answersEarlierAttempt
+      _isRedelivery = source._isRedelivery
+    }
+  }
+
+  fileprivate mutating func _uniqueStorage() -> _StorageClass {
+    if !isKnownUniquelyReferenced(&_storage) {
+      _storage = _StorageClass(copying: _storage)
+    }
+    return _storage
+  }
 
   package mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
-    while let fieldNumber = try decoder.nextFieldNumber() {
-      // The use of inline closures is to circumvent an issue where the compiler
-      // allocates stack space for every case branch when no optimizations are
-      // enabled. https://github.com/apple/swift-protobuf/issues/1034
-      switch fieldNumber {
-      case 1: try { try decoder.decodeSingularStringField(value: &self.callbackURL) }()
-      case 2: try { try decoder.decodeSingularMessageField(value: &self._outcome) }()
-      case 3: try { try decoder.decodeSingularBoolField(value: &self.isRepeat) }()
-      case 4: try { try decoder.decodeSingularBoolField(value: &self.isLate) }()
-      case 5: try { try decoder.decodeSingularBoolField(value: &self.contradictsEarlier) }()
-      case 6: try { try decoder.decodeSingularBoolField(value: &self.answersEarlierAttempt) }()
-      default: break
+    _ = _uniqueStorage()
+    try withExtendedLifetime(_storage) { (_storage: _StorageClass) in
+      while let fieldNumber = try decoder.nextFieldNumber() {
+        // The use of inline closures is to circumvent an issue where the compiler
+        // allocates stack space for every case branch when no optimizations are
+        // enabled. https://github.com/apple/swift-protobuf/issues/1034
+        switch fieldNumber {
+        case 1: try { try decoder.decodeSingularStringField(value: &_storage._callbackURL) }()
+        case 2: try { try decoder.decodeSingularMessageField(value: &_storage._outcome) }()
+        case 3: try { try decoder.decodeSingularBoolField(value: &_storage._isRepeat) }()
+        case 4: try { try decoder.decodeSingularBoolField(value: &_storage._isLate) }()
+        case 5: try { try decoder.decodeSingularBoolField(value: &_storage._contradictsEarlier) }()
+        case 6: try { try decoder.decodeSingularBoolField(value: &_storage._answersEarlierAttempt) }()
+        case 7: try { try decoder.decodeSingularBoolField(value: &_storage._isRedelivery) }()
+        default: break
+        }
       }
     }
   }
 
   package func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
-    // The use of inline closures is to circumvent an issue where the compiler
-    // allocates stack space for every if/case branch local when no optimizations
-    // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
-    // https://github.com/apple/swift-protobuf/issues/1182
-    if !self.callbackURL.isEmpty {
-      try visitor.visitSingularStringField(value: self.callbackURL, fieldNumber: 1)
-    }
-    try { if let v = self._outcome {
-      try visitor.visitSingularMessageField(value: v, fieldNumber: 2)
-    } }()
-    if self.isRepeat != false {
-      try visitor.visitSingularBoolField(value: self.isRepeat, fieldNumber: 3)
-    }
-    if self.isLate != false {
-      try visitor.visitSingularBoolField(value: self.isLate, fieldNumber: 4)
-    }
-    if self.contradictsEarlier != false {
-      try visitor.visitSingularBoolField(value: self.contradictsEarlier, fieldNumber: 5)
-    }
-    if self.answersEarlierAttempt != false {
-      try visitor.visitSingularBoolField(value: self.answersEarlierAttempt, fieldNumber: 6)
+    try withExtendedLifetime(_storage) { (_storage: _StorageClass) in
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every if/case branch local when no optimizations
+      // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
+      // https://github.com/apple/swift-protobuf/issues/1182
+      if !_storage._callbackURL.isEmpty {
+        try visitor.visitSingularStringField(value: _storage._callbackURL, fieldNumber: 1)
+      }
+      try { if let v = _storage._outcome {
+        try visitor.visitSingularMessageField(value: v, fieldNumber: 2)
+      } }()
+      if _storage._isRepeat != false {
+        try visitor.visitSingularBoolField(value: _storage._isRepeat, fieldNumber: 3)
+      }
+      if _storage._isLate != false {
+        try visitor.visitSingularBoolField(value: _storage._isLate, fieldNumber: 4)
+      }
+      if _storage._contradictsEarlier != false {
+        try visitor.visitSingularBoolField(value: _storage._contradictsEarlier, fieldNumber: 5)
+      }
+      if _storage._answersEarlierAttempt != false {
+        try visitor.visitSingularBoolField(value: _storage._answersEarlierAttempt, fieldNumber: 6)
+      }
+      if _storage._isRedelivery != false {
+        try visitor.visitSingularBoolField(value: _storage._isRedelivery, fieldNumber: 7)
+      }
     }
     try unknownFields.traverse(visitor: &visitor)
   }
 
   package static func ==(lhs: Paylog_Events_V1_CallbackReceived, rhs: Paylog_Events_V1_CallbackReceived) -> Bool {
-    if lhs.callbackURL != rhs.callbackURL {return false}
-    if lhs._outcome != rhs._outcome {return false}
-    if lhs.isRepeat != rhs.isRepeat {return false}
-    if lhs.isLate != rhs.isLate {return false}
-    if lhs.contradictsEarlier != rhs.contradictsEarlier {return false}
-    if lhs.answersEarlierAttempt != rhs.answersEarlierAttempt {return false}
+    if lhs._storage !== rhs._storage {
+      let storagesAreEqual: Bool = withExtendedLifetime((lhs._storage, rhs._storage)) { (_args: (_StorageClass, _StorageClass)) in
+        let _storage = _args.0
+        let rhs_storage = _args.1
+        if _storage._callbackURL != rhs_storage._callbackURL {return false}
+        if _storage._outcome != rhs_storage._outcome {return false}
+        if _storage._isRepeat != rhs_storage._isRepeat {return false}
+        if _storage._isLate != rhs_storage._isLate {return false}
+        if _storage._contradictsEarlier != rhs_storage._contradictsEarlier {return false}
+        if _storage._answersEarlierAttempt != rhs_storage._answersEarlierAttempt {return false}
+        if _storage._isRedelivery != rhs_storage._isRedelivery {return false}
+        return true
+      }
+      if !storagesAreEqual {return false}
+    }
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }
