@@ -48,9 +48,21 @@ public struct Timestamp: Sendable, Hashable, Comparable, Codable, CustomStringCo
     /// The RFC 3339 form.
     public var description: String { rfc3339 }
 
+    /// What to tell someone whose time `text` was refused for its leap second (`…:60`, with or without a fraction),
+    /// or nil when it has none: paylog keeps Unix time to the microsecond, which has no second 60.
+    public static func leapSecondAdvice(_ text: String) -> String? {
+        let bytes = Array(text.utf8)
+        // `YYYY-MM-DDThh:mm:60`: the seconds are bytes 17 and 18.
+        guard bytes.count >= 19, bytes[16] == UInt8(ascii: ":"), bytes[17] == UInt8(ascii: "6"), bytes[18] == UInt8(ascii: "0")
+        else { return nil }
+        return "second 60 (a leap second) has no Unix time of its own, and paylog keeps Unix time to the microsecond: "
+            + "write it as second 59 with a fraction (e.g. 23:59:59.999999) or as the next second"
+    }
+
     /// Parses RFC 3339 (`2026-11-22T09:15:02Z`, `…02.5+01:00`, up to 9 fractional digits, `T` or space,
-    /// `Z` or a numeric offset). Returns nil for anything else. A timestamp keeps microseconds: a 7th to 9th
-    /// fractional digit is dropped.
+    /// `Z` or a numeric offset). Returns nil for anything else, and for a leap second (`:60`, which RFC 3339
+    /// allows but Unix time cannot hold apart from the second before it). A timestamp keeps microseconds: a 7th to
+    /// 9th fractional digit is dropped.
     public init?(rfc3339 text: String) {
         let bytes = Array(text.utf8)
         var index = 0
@@ -73,7 +85,9 @@ public struct Timestamp: Sendable, Hashable, Comparable, Codable, CustomStringCo
             expect("Tt "), let hour = number(2), expect(":"), let minute = number(2), expect(":"),
             let second = number(2)
         else { return nil }
-        guard (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60, second < 61 else { return nil }
+        // Second 60 (a leap second) is refused: Unix time has none, and folding it into second 59 made two
+        // observations a second apart one, the later dropped as already recorded (see ``leapSecondAdvice``).
+        guard (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60, second < 60 else { return nil }
         var micros = 0
         if index < bytes.count && bytes[index] == UInt8(ascii: ".") {
             index += 1
@@ -106,7 +120,7 @@ public struct Timestamp: Sendable, Hashable, Comparable, Codable, CustomStringCo
         parts.tm_mday = Int32(day)
         parts.tm_hour = Int32(hour)
         parts.tm_min = Int32(minute)
-        parts.tm_sec = Int32(min(second, 59))
+        parts.tm_sec = Int32(second)
         let epochSeconds = Int64(timegm(&parts)) - Int64(offsetSeconds)
         // Reject dates timegm normalised (e.g. February 30th).
         var check = time_t(epochSeconds + Int64(offsetSeconds))

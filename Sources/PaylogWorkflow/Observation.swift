@@ -125,6 +125,9 @@ private final class Fields {
     func at() throws(ObservationError) -> Timestamp {
         let text = try required("at")
         guard let time = Timestamp(rfc3339: text) else {
+            if let advice = Timestamp.leapSecondAdvice(text) {
+                throw .invalidField("at", reason: "\(text.debugDescription) cannot be recorded: \(advice)")
+            }
             throw .invalidField("at", reason: "is not an RFC 3339 time like 2026-11-22T09:15:02Z (got \(text.debugDescription))")
         }
         return time

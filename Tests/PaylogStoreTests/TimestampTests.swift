@@ -24,4 +24,14 @@ struct TimestampTests {
         #expect(Timestamp(rfc3339: "2026-11-21T09:00:03.1234567890Z") == nil)
         #expect(Timestamp(rfc3339: "2026-11-21T09:00:03.Z") == nil)
     }
+
+    @Test("a leap second is refused with advice, never folded into second 59")
+    func leapSecond() {
+        #expect(Timestamp(rfc3339: "2016-12-31T23:59:60Z") == nil)
+        #expect(Timestamp(rfc3339: "2016-12-31T23:59:60.5Z") == nil)
+        #expect(Timestamp(rfc3339: "2026-11-21T09:00:60+01:00") == nil)
+        #expect(Timestamp.leapSecondAdvice("2016-12-31T23:59:60.5Z")?.contains("leap second") == true)
+        #expect(Timestamp.leapSecondAdvice("2016-12-31T23:59:59.5Z") == nil)
+        #expect(Timestamp(rfc3339: "2016-12-31T23:59:59.999999Z")?.rfc3339 == "2016-12-31T23:59:59.999999Z")
+    }
 }
