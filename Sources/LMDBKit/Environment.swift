@@ -50,7 +50,10 @@ public final class Environment: @unchecked Sendable {
 
     /// Opens (creating when needed, unless ``EnvironmentOptions/readOnly``) the environment in directory `path`.
     public init(path: String, options: EnvironmentOptions = EnvironmentOptions()) throws(LMDBError) {
-        if !options.readOnly { try Environment.makeDirectory(path) }
+        if !options.readOnly {
+            try Environment.makeDirectory(path)
+            try Environment.reserveLockFile(in: path, readers: options.maxReaders, mode: options.fileMode)
+        }
         let canonical = Environment.canonicalize(path)
         let inserted = Environment.openPaths.withLock { $0.insert(canonical).inserted }
         guard inserted else { throw LMDBError.alreadyOpen(path: path) }
@@ -79,6 +82,10 @@ public final class Environment: @unchecked Sendable {
         if options.noSync { flags |= UInt32(MDB_NOSYNC) }
         if options.readOnly { flags |= UInt32(MDB_RDONLY) }
         code = mdb_env_open(handle, path, flags, mdb_mode_t(options.fileMode))
+        if code == MDB_INVALID, let bytes = Environment.unfinishedDataFileSize(in: path) {
+            release()
+            throw LMDBError.unfinishedCreation(path: path, fileBytes: bytes)
+        }
         if code != 0 { throw fail(code, "open of \(path)") }
         var dead: Int32 = 0
         code = mdb_reader_check(handle, &dead)
@@ -505,6 +512,35 @@ public final class Environment: @unchecked Sendable {
         }
         if code == -1 { throw LMDBError.closed }
         try LMDBError.check(code, "adopting a map grown by another process")
+    }
+
+    /// Allocates `lock.mdb`'s blocks before LMDB maps it. LMDB sizes the lock file with `ftruncate` and writes its
+    /// reader table through the map, so on a full disk the first write into a page with no block behind it killed
+    /// the process with SIGBUS (a new store, or a `paylog backup` copy, which holds no lock file). Reserved here,
+    /// a full disk is an `ENOSPC` error instead. The size covers LMDB's header and `readers` slots of 64 bytes,
+    /// rounded up to whole pages; a larger file only gives LMDB more reader slots. A lock file already that large
+    /// is left as it is.
+    static func reserveLockFile(in path: String, readers: UInt32, mode: UInt32) throws(LMDBError) {
+        let bytes = (256 + Int(readers) * 64 + pageSize - 1) / pageSize * pageSize
+        let descriptor = open(path + "/lock.mdb", O_RDWR | O_CREAT | O_CLOEXEC, mode_t(mode))
+        // An error opening it (a directory in its place, no permission) is LMDB's to report, with its own words.
+        guard descriptor >= 0 else { return }
+        defer { closeDescriptor(descriptor) }
+        var file = Glibc.stat()
+        if fstat(descriptor, &file) == 0, Int(file.st_size) >= bytes { return }
+        let code = posix_fallocate(descriptor, 0, off_t(bytes))
+        // EINVAL / EOPNOTSUPP: a file system that cannot reserve blocks; LMDB then sizes the file as before.
+        if code != 0 && code != EINVAL && code != EOPNOTSUPP {
+            throw LMDBError.lmdb(code: code, operation: "reserve the lock file \(path)/lock.mdb")
+        }
+    }
+
+    /// The size of `path`'s `data.mdb` when it is shorter than LMDB's two header (meta) pages, nil otherwise (or
+    /// when there is none): what a creation cut short leaves, which LMDB refuses as "not an LMDB file".
+    static func unfinishedDataFileSize(in path: String) -> Int? {
+        var file = Glibc.stat()
+        guard stat(path + "/data.mdb", &file) == 0, (file.st_mode & S_IFMT) == S_IFREG else { return nil }
+        return Int(file.st_size) < 2 * pageSize ? Int(file.st_size) : nil
     }
 
     private static func makeDirectory(_ path: String) throws(LMDBError) {

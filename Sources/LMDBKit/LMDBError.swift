@@ -18,6 +18,9 @@ public enum LMDBError: Error, Sendable, Equatable, CustomStringConvertible {
     case truncated(path: String, fileBytes: Int, neededBytes: Int)
     /// A write was asked of the environment at `path`, opened read-only (``EnvironmentOptions/readOnly``).
     case readOnly(path: String)
+    /// The data file at `path` is shorter than LMDB's two header (meta) pages: its creation never finished (the disk
+    /// filled while it was written), so it holds nothing, and LMDB cannot open it.
+    case unfinishedCreation(path: String, fileBytes: Int)
 
     /// LMDB's numeric return code, or `nil` for wrapper-level errors.
     public var code: Int32? {
@@ -50,6 +53,9 @@ public enum LMDBError: Error, Sendable, Equatable, CustomStringConvertible {
                 + "truncated, as a copy that did not finish leaves it"
         case .readOnly(let path):
             return "the store at \(path) was opened read-only, and this needs to write to it"
+        case .unfinishedCreation(let path, let fileBytes):
+            return "\(path)/data.mdb is \(fileBytes) bytes, less than LMDB's two header pages: the store's creation "
+                + "never finished (the disk filled, or the process was stopped, while it was written)"
         }
     }
 
@@ -83,6 +89,11 @@ public enum LMDBError: Error, Sendable, Equatable, CustomStringConvertible {
                     + "analytics, replay --payment); to record, copy the store to writable storage."
             case 2: // ENOENT
                 return "The directory does not exist: create it or check the --store path."
+            case 20: // ENOTDIR
+                return "The --store path, or a part of it, is a file, not a directory: pass the store's directory."
+            case 21: // EISDIR
+                return "The store directory holds a directory where data.mdb or lock.mdb should be a file: check the "
+                    + "--store path (it names the directory that holds data.mdb and lock.mdb)."
             case 11: // EAGAIN
                 return "Another process holds the store locked: check for a running paylog."
             default:
@@ -100,6 +111,9 @@ public enum LMDBError: Error, Sendable, Equatable, CustomStringConvertible {
         case .truncated:
             return "It was not opened, and nothing was written to it. Restore the store from a backup (paylog backup) "
                 + "or an export (paylog import-log); keep this file if it is the only copy."
+        case .unfinishedCreation:
+            return "No event was ever recorded in it. Free disk space, remove that data.mdb and lock.mdb (or the "
+                + "whole directory), and run the command again to create the store."
         }
     }
 

@@ -1,0 +1,50 @@
+import Foundation
+import LMDBKit
+import Testing
+import TestSupport
+
+/// Creating a store on a disk that fills: the lock file's blocks are reserved before LMDB maps it (a full disk is an
+/// error, not SIGBUS), and a data file cut short at creation is named as such.
+@Suite("Environment creation")
+struct EnvironmentCreationTests {
+    @Test("lock.mdb's blocks are allocated when the environment opens, for every reader slot")
+    func lockFileReserved() throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        let environment = try Environment(path: dir.path, options: EnvironmentOptions(maxReaders: 126))
+        defer { environment.close() }
+        var file = stat()
+        #expect(stat(dir.path + "/lock.mdb", &file) == 0)
+        #expect(Int(file.st_size) >= 125 * 64 + 192, "LMDB's header and 126 reader slots, as LMDB sizes it")
+        #expect(Int(file.st_blocks) * 512 >= Int(file.st_size), "every byte has a block behind it (no sparse tail)")
+    }
+
+    @Test("a data.mdb shorter than LMDB's two header pages is refused as an unfinished creation, and left as it is")
+    func unfinishedCreation() throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        try FileManager.default.createDirectory(atPath: dir.path, withIntermediateDirectories: true)
+        let partial = Data(repeating: 0, count: 4096)
+        try partial.write(to: URL(fileURLWithPath: dir.path + "/data.mdb"))
+        #expect(throws: LMDBError.unfinishedCreation(path: dir.path, fileBytes: 4096)) {
+            _ = try Environment(path: dir.path)
+        }
+        let error = LMDBError.unfinishedCreation(path: dir.path, fileBytes: 4096)
+        #expect(error.description.contains("creation never finished") && error.description.contains("No event was ever recorded"))
+        #expect(try Data(contentsOf: URL(fileURLWithPath: dir.path + "/data.mdb")) == partial, "nothing rewritten")
+    }
+
+    @Test("a --store path that is a file says so")
+    func storePathIsAFile() throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        try FileManager.default.createDirectory(atPath: dir.path, withIntermediateDirectories: true)
+        let file = dir.path + "/afile"
+        try Data("hi\n".utf8).write(to: URL(fileURLWithPath: file))
+        #expect {
+            _ = try Environment(path: file + "/sub")
+        } throws: { error in
+            (error as? LMDBError)?.description.contains("is a file, not a directory") == true
+        }
+    }
+}
