@@ -120,6 +120,29 @@ struct ExportImportTests {
         #expect(stat("/dev/full", &status) == 0 && (status.st_mode & S_IFMT) == S_IFCHR, "the device is written to, not replaced")
     }
 
+    @Test("export -o with a one-character relative path writes there, or refuses it, and never traps")
+    func exportShortRelativePaths() throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        #expect(try PaylogProcess.run(["demo", "--payments", "5", "--store", dir.path + "/store"]).status == 0)
+        let exported = try PaylogProcess.run(["export", "--store", dir.path + "/store"]).stdout
+
+        let written = try PaylogProcess.run(["export", "--store", "store", "-o", "x"], directory: dir.path)
+        #expect(written.status == 0, "\(written.stderr)")
+        #expect(try String(contentsOfFile: dir.path + "/x", encoding: .utf8) == exported)
+
+        let inside = try PaylogProcess.run(["export", "--store", ".", "-o", "x"], directory: dir.path + "/store")
+        #expect(inside.status == 1, "\(inside.stderr)")
+        #expect(inside.stderr.contains("x is inside the store directory ."), "\(inside.stderr)")
+
+        for directory in ["./", "t/"] {
+            let refused = try PaylogProcess.run(["export", "--store", "store", "-o", directory], directory: dir.path)
+            #expect(refused.status == 1, "\(refused.stderr)")
+            #expect(refused.stderr.contains("Cannot write \(directory): Is a directory."), "\(refused.stderr)")
+        }
+        #expect(try PaylogProcess.run(["verify", "--store", dir.path + "/store"]).status == 0, "the store's files are untouched")
+    }
+
     @Test("an import killed while it writes leaves a store that refuses to open, saying so, until it is removed")
     func killedImport() async throws {
         let dir = TemporaryDirectory()

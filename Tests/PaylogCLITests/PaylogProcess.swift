@@ -12,13 +12,15 @@ struct PaylogProcess {
     static func binary() throws -> String { try BuiltProduct.path("paylog") }
 
     /// Runs `paylog` (or `executable`, say a shell that runs it under limits) with `arguments`, and `environment`
-    /// added to this process's.
+    /// added to this process's, in `directory` (this process's working directory when nil).
     static func run(
-        _ arguments: [String], stdin: String? = nil, executable: String? = nil, environment: [String: String] = [:]
+        _ arguments: [String], stdin: String? = nil, executable: String? = nil, environment: [String: String] = [:],
+        directory: String? = nil
     ) throws -> Result {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: try executable ?? binary())
         process.arguments = arguments
+        if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory, isDirectory: true) }
         if !environment.isEmpty {
             process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         }
