@@ -8,6 +8,11 @@ struct ObservedAt: ParsableArguments {
 
     @Flag(help: "Print JSON.") var json = false
 
+    /// Refuses a malformed `--at` while the arguments are parsed (exit 64 with the command's usage line), before
+    /// any command opens, or creates, a store: `request` once reported it as a run-time failure (exit 1).
+    func validate() throws { _ = try timestamp() }
+
+    /// The `--at` time, or now when it was omitted.
     func timestamp() throws -> Timestamp {
         guard let at else { return .now() }
         guard let time = Timestamp(rfc3339: at) else {

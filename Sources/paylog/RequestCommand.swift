@@ -43,10 +43,11 @@ struct RequestCommand: AsyncParsableCommand {
             provider: providerValue, paymentID: id, amount: money, reference: reference, callbackBaseURL: callback,
             clientID: clientId, title: title, notes: notes, squareAPIVersion: apiVersion, appVersion: appVersion,
             locationID: locationId, skipScreenSuccess: skipScreenSuccess)
+        let observedAt = try observed.timestamp()
         let workflow = try storeOptions.workflow()
         defer { workflow.store.close() }
         let launch: LaunchOutcome
-        do { launch = try await workflow.requestLaunch(spec, observedAt: try observed.timestamp()) } catch {
+        do { launch = try await workflow.requestLaunch(spec, observedAt: observedAt) } catch {
             throw CLIError("\(error)")
         }
         let outcome = launch.outcome, url = launch.launchURL, token = launch.reference

@@ -42,6 +42,22 @@ struct CommandErrorTests {
         #expect(day.status == 0 && day.stdout.hasPrefix("day,provider,currency"))
     }
 
+    @Test("a malformed --at is exit 64 with the command's usage line for every command that records, and creates no store")
+    func malformedObservedAt() throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        let store = dir.path + "/store"
+        let request = ["request", "--payment", "pay-1", "--provider", "sumup", "--amount", "12.50", "--currency", "EUR",
+                       "--callback", "myshop://done", "--client-id", "key"]
+        for command in [request, ["switch", "pay-1"], ["fail", "pay-1", "--reason", "x"], ["callback", "--url", "myshop://done"]] {
+            let result = try PaylogProcess.run(command + ["--at", "yesterday", "--store", store])
+            #expect(result.status == 64, "\(command): \(result.stderr)")
+            #expect(result.stderr.contains("--at yesterday is not an RFC 3339 time"), "\(result.stderr)")
+            #expect(result.stderr.contains("Usage: paylog \(command[0]) "), "\(result.stderr)")
+            #expect(!FileManager.default.fileExists(atPath: store), "\(command[0]) created a store")
+        }
+    }
+
     @Test("demo refuses a store holding another day; the same day again appends nothing")
     func demoOtherDay() throws {
         let dir = TemporaryDirectory()
