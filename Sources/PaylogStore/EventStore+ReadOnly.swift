@@ -18,9 +18,7 @@ extension EventStore {
                 if format > StoreKeys.currentFormat {
                     throw EventStoreError.unsupportedFormat(found: format, supported: StoreKeys.currentFormat)
                 }
-                throw EventStoreError.readOnlyStore(
-                    reason: "its log is in format \(format), which this release migrates to \(StoreKeys.currentFormat) "
-                        + "when it opens the store read-write")
+                throw EventStoreError.readOnlyNeedsMigration(format: format)
             }
             return try PayloadDictionaries.open(given: nil, in: txn, meta: meta)
         }

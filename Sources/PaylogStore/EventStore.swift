@@ -50,8 +50,9 @@ public final class EventStore: Sendable {
     ///     holds none stores payloads as given.
     ///
     /// With ``LMDBKit/EnvironmentOptions/readOnly``, nothing is written: the store must exist in the current log
-    /// format; its views are read as they stand when they are current, and refused (``EventStoreError/readOnlyStore(reason:)``)
-    /// when not; every append fails; `payloadDictionary` is not stored.
+    /// format (an older one is refused, ``EventStoreError/readOnlyNeedsMigration(format:)``); its views are read as
+    /// they stand when they are current, and refused (``EventStoreError/readOnlyStore(reason:)``) when not; every
+    /// append fails; `payloadDictionary` is not stored.
     public init(
         path: String, options: EnvironmentOptions = EventStore.defaultOptions, projections: [any InlineProjection] = [],
         payloadDictionary: [UInt8]? = nil

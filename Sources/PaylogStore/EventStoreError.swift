@@ -41,9 +41,12 @@ public enum EventStoreError: Error, Sendable, Equatable, CustomStringConvertible
     case reservedDatabaseName(projection: String, database: String)
     /// A payload compression dictionary (given when opening, or stored in the log) could not be loaded.
     case badPayloadDictionary(number: UInt32, reason: String)
-    /// A store opened read-only cannot serve this: its format needs migrating, or its views are not current (they
-    /// are brought up to date only by writing). Nothing was written.
+    /// A store opened read-only cannot serve this: its views are not current (they are brought up to date only by
+    /// writing), or it was never opened read-write. Nothing was written.
     case readOnlyStore(reason: String)
+    /// A store opened read-only holds a log in an older `format`, which this release migrates only as it opens a
+    /// store read-write: nothing of it, not even the log, can be read read-only. Nothing was written.
+    case readOnlyNeedsMigration(format: UInt32)
     /// A backup copy could not be written to `destination`; the store itself is untouched.
     case backupFailed(destination: String, reason: String)
 
@@ -120,6 +123,14 @@ public enum EventStoreError: Error, Sendable, Equatable, CustomStringConvertible
                 + "can still be read (verify, export, audit, log, stream, replay --payment); for the views (status, "
                 + "analytics), copy the store to writable storage and open the copy without --read-only, which brings "
                 + "them up to date."
+        case .readOnlyNeedsMigration(let format):
+            return "The store's log is in format \(format), which this release migrates to format "
+                + "\(StoreKeys.currentFormat) as it opens a store read-write; a read-only open cannot migrate it, so no "
+                + "command reads this store with --read-only, not even the log (verify, export, audit, log, stream, "
+                + "replay --payment). Nothing was written. To read it and leave it as it is, copy the store directory "
+                + "(`cp -a STORE COPY`, or `mdb_copy STORE COPY` while another process has it open) and open the copy "
+                + "without --read-only, which migrates the copy; where writing to the store is allowed, open it "
+                + "without --read-only, which migrates it (the older release then refuses it)."
         case .backupFailed(let destination, let reason):
             let reason = reason.hasSuffix(".") ? String(reason.dropLast()) : reason
             return "Cannot back up the store to \(destination): \(reason). The store itself is untouched; pick a new "

@@ -46,4 +46,31 @@ struct ReadOnlyEndToEndTests {
         // Without --read-only the same open writes: the comparison above can fail.
         #expect(try Self.bytes(store + "/data.mdb") != before)
     }
+
+    @Test("a store in an older log format is refused by every reading command, saying to open a copy; the copy reads")
+    func olderFormat() throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        let store = dir.path + "/store"
+        try MDBDump(try GoldenLogTests.file("demo-40.format-1.mdb-dump")).load(into: store)
+        let before = try Self.bytes(store + "/data.mdb")
+        let readOnly = ["--store", store, "--read-only"]
+        for command in [["verify"], ["export"], ["audit", "pay-0011"], ["log"], ["stream", "pay-0011"],
+                        ["replay", "--payment", "pay-0011"], ["status"], ["analytics"], ["backup", dir.path + "/backup"]] {
+            let result = try PaylogProcess.run(command + readOnly)
+            #expect(result.status == 1, "\(command): \(result.stderr)")
+            #expect(result.stderr.contains("log is in format 1") && result.stderr.contains("not even the log"), "\(result.stderr)")
+            #expect(result.stderr.contains("open the copy without --read-only"), "\(result.stderr)")
+            #expect(!result.stderr.contains("can still be read"), "\(command): \(result.stderr)")
+        }
+        #expect(try Self.bytes(store + "/data.mdb") == before, "a --read-only command changed data.mdb")
+
+        // What the message advises: a copy opened without --read-only is migrated, and then reads either way.
+        try FileManager.default.copyItem(atPath: store, toPath: dir.path + "/copy")
+        let copy = ["--store", dir.path + "/copy"]
+        #expect(try PaylogProcess.run(["verify"] + copy).status == 0)
+        let verified = try PaylogProcess.run(["verify"] + copy + ["--read-only"])
+        #expect(verified.status == 0 && verified.stdout.contains("chain intact: 161 events"), "\(verified.stderr)")
+        #expect(try Self.bytes(store + "/data.mdb") == before, "the original is left as it was")
+    }
 }

@@ -82,7 +82,9 @@ struct ReadOnlyStoreTests {
         let error = #expect(throws: EventStoreError.self) {
             _ = try EventStore(path: dir.path, options: Self.readOnly, projections: [])
         }
-        #expect(error?.description.contains("format 3") == true, "\(String(describing: error))")
+        #expect(error == .readOnlyNeedsMigration(format: 3), "\(String(describing: error))")
+        #expect(error?.description.contains("not even the log") == true, "\(String(describing: error))")
+        #expect(error?.description.contains("can still be read") == false, "\(String(describing: error))")
         #expect(try Self.dataFile(dir) == before)
     }
 
