@@ -3,6 +3,7 @@ import Foundation
 /// Reads a file (or standard input) line by line without loading it whole: the input of `paylog ingest`.
 ///
 /// Lines come without their line feed (`\n`); anything else, a carriage return included, is left for the caller.
+/// A UTF-8 byte order mark at the very start of the input is dropped.
 /// A line that is not valid UTF-8 comes as its lossy decoding (each bad byte a U+FFFD) with
 /// ``problemWithLastLine`` saying where it is bad: the caller must reject it, since recording the repaired text
 /// would alter the evidence (and make two different lines look alike). A read error ends the lines, and
@@ -17,6 +18,8 @@ public struct LineReader: Sequence, IteratorProtocol {
         var isOpen = true
         var problem: String?
         var readError: String?
+        /// Whether the next line is the input's first (which may start with a byte order mark).
+        var atStart = true
 
         init(file: UnsafeMutablePointer<FILE>, closes: Bool) {
             self.file = file
@@ -75,7 +78,19 @@ public struct LineReader: Sequence, IteratorProtocol {
         // Without the line feed: a line ending in a visible character then skips the ingest's trimming (which
         // converts the whole line to UTF-16), and `import-log` gets the line as written.
         if length > 0 && buffer[length - 1] == 0x0A { length -= 1 }
-        let bytes = UnsafeRawBufferPointer(start: buffer, count: length)
+        var start = buffer
+        // A UTF-8 byte order mark (EF BB BF) opening the input, as Windows tools write one, belongs to the file's
+        // encoding, not to its first line.
+        if handle.atStart {
+            handle.atStart = false
+            if length >= 3, UInt8(bitPattern: buffer[0]) == 0xEF, UInt8(bitPattern: buffer[1]) == 0xBB,
+                UInt8(bitPattern: buffer[2]) == 0xBF
+            {
+                start += 3
+                length -= 3
+            }
+        }
+        let bytes = UnsafeRawBufferPointer(start: start, count: length)
         if let text = String(validating: bytes, as: UTF8.self) { return text }
         handle.problem = LineReader.utf8Problem(in: bytes)
         return String(decoding: bytes, as: UTF8.self)

@@ -108,8 +108,17 @@ private final class Fields {
         case nil, .null?: return nil
         // Only a plain integer token that fits: not `12.0`, `1e2`, a boolean or a string.
         case .integer(let value)?: return value
+        case .number(let text)? where Self.isWholeNumber(text):
+            // A whole number that does not fit: say so, not "must be an integer".
+            throw .invalidField(name, reason: "is \(text), out of range: an amount in minor units is at most 9223372036854775807")
         default: throw .invalidField(name, reason: "must be an integer number of minor units")
         }
+    }
+
+    /// Whether `text` (a JSON number's literal) is written as a whole number: digits, with an optional `-`.
+    private static func isWholeNumber(_ text: String) -> Bool {
+        let digits = text.utf8.first == UInt8(ascii: "-") ? text.utf8.dropFirst() : text.utf8[...]
+        return !digits.isEmpty && digits.allSatisfy { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }
     }
 
     func payment() throws(ObservationError) -> String {

@@ -19,6 +19,9 @@ public enum ObservationError: Error, Sendable, Hashable, CustomStringConvertible
             return "\"\(field)\" is required for kind \"reconcile\": a report line carries the provider's "
                 + "\"transaction_id\" and a key that finds the payment (Square \"client_transaction_id\"; SumUp "
                 + "\"foreign_tx_id\" or \"transaction_code\"; iZettle \"reference\")"
+        case .missingField("kind", _):
+            return "\"kind\" is required: one of request, app_switch, callback, reconcile or fail (`paylog reconcile` "
+                + "reads report lines without it)"
         case .missingField(let field, let kind): return "\"\(field)\" is required for kind \"\(kind)\""
         case .invalidField(let field, let reason): return "\"\(field)\" \(reason)"
         case .unknownKind(let kind):

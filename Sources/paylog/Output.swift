@@ -35,7 +35,10 @@ enum Output {
     /// status 2 when any line was rejected.
     /// Prints an ingest's report; exit status 2 when a line was rejected. When `reader` stopped at a read error,
     /// fails (exit 1) after the report, saying that the lines before it were recorded.
-    static func report(_ report: IngestReport, json: Bool, summary: String, reader: LineReader? = nil) throws {
+    /// `command` is what to run again (`ingest`, `reconcile`): the advice after a stop names it.
+    static func report(
+        _ report: IngestReport, json: Bool, summary: String, reader: LineReader? = nil, command: String = "ingest"
+    ) throws {
         if json {
             print(try JSONText.encode(encodable: report))
         } else {
@@ -47,13 +50,13 @@ enum Output {
             throw CLIError(
                 "Recording stopped at line \(stopped): the store failed to commit (\(report.storeError ?? "unknown cause")). "
                     + "The lines before it were recorded as reported; nothing from line \(stopped) on was, so the log "
-                    + "keeps the file's order. Fix the cause (room on the disk, say), then ingest the whole file again: "
+                    + "keeps the file's order. Fix the cause (room on the disk, say), then \(command) the whole file again: "
                     + "recorded lines append nothing.")
         }
         if let readError = reader?.readError {
             throw CLIError(
                 "Reading the input stopped after line \(report.lines) at an error: \(readError). The lines before it "
-                    + "were recorded as reported; ingest the whole input again once it reads (recorded lines append nothing).")
+                    + "were recorded as reported; \(command) the whole input again once it reads (recorded lines append nothing).")
         }
         if report.rejected > 0 { throw ExitCode(2) }
     }

@@ -20,6 +20,8 @@ struct ReconcileCommand: AsyncParsableCommand {
         defer { workflow.store.close() }
         let reader = try LineReader(path: file)
         let report = await workflow.ingest(lines: reader, defaultKind: "reconcile")
-        try Output.report(report, json: json, summary: "\(report.lines) report lines: \(report.accepted) matched, \(report.rejected) unmatched, \(report.eventsAppended) events appended", reader: reader)
+        let summary = "\(report.lines) report lines: \(report.accepted) matched, \(report.rejected) unmatched, "
+            + "\(report.eventsAppended) events appended"
+        try Output.report(report, json: json, summary: summary, reader: reader, command: "reconcile")
     }
 }

@@ -29,6 +29,12 @@ struct LineReaderTests {
         #expect(try Self.lines(of: "x\r\n y \n\u{00A0}z\u{00A0}\n") == ["x\r", " y ", "\u{00A0}z\u{00A0}"])
     }
 
+    @Test("a byte order mark opening the input is dropped; one inside a later line is kept")
+    func byteOrderMark() throws {
+        #expect(try Self.lines(of: "\u{FEFF}{\"a\":1}\n\u{FEFF}x\n") == ["{\"a\":1}", "\u{FEFF}x"])
+        #expect(try Self.lines(of: "\u{FEFF}") == [""])
+    }
+
     @Test("lines longer than any earlier one are read whole (the buffer grows and is reused)")
     func longLines() throws {
         let long = String(repeating: "é", count: 70_000)
