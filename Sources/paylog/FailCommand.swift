@@ -10,6 +10,14 @@ struct FailCommand: AsyncParsableCommand {
     @Option(help: "Why, in words a support engineer will read later.") var reason: String
     @OptionGroup var observed: ObservedAt
 
+    /// An empty reason is refused as `ingest` refuses it (`"reason" is required`): the reason is what a support
+    /// engineer reads later.
+    func validate() throws {
+        if reason.trimmingCharacters(in: .whitespaces).isEmpty {
+            throw ValidationError("--reason must say why the payment failed (it is empty).")
+        }
+    }
+
     func run() async throws {
         let workflow = try storeOptions.workflow()
         defer { workflow.store.close() }

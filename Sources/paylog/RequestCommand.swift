@@ -15,7 +15,8 @@ struct RequestCommand: AsyncParsableCommand {
     @OptionGroup var storeOptions: StoreOptions
     @Option(help: "The payment id (1–128 printable ASCII characters).") var payment: String
     @Option(help: "square, sumup or izettle.") var provider: String
-    @Option(help: "The amount as a decimal, e.g. 12.50.") var amount: String
+    // `.unconditional`: `--amount -1` is a (refused) amount, not a missing value followed by an option `-1`.
+    @Option(parsing: .unconditional, help: "The amount as a decimal, e.g. 12.50.") var amount: String
     @Option(help: "ISO 4217 currency code.") var currency: String
     @Option(help: "Your app's callback URL; paylog adds its routing marker.") var callback: String
     @Option(help: "Square client_id, SumUp affiliate-key or iZettle api-key.") var clientId: String

@@ -31,6 +31,8 @@ struct CommandErrorTests {
             (["analytics", "--from", "2026-99-99"], "--from \"2026-99-99\" is not a day"),
             (["analytics", "--to", "2026-11-21T00:00:00Z"], "--to \"2026-11-21T00:00:00Z\" is not a day"),
             (["switch", "pay-0001", "--at", "yesterday"], "--at yesterday is not an RFC 3339 time"),
+            (["switch", "pay-0001", "--at", "2016-12-31T23:59:60Z"], "second 60 (a leap second)"),
+            (["fail", "pay-0001", "--reason", " "], "--reason must say why the payment failed"),
             (["log", "--limit", "0"], "--limit must be at least 1 (got 0)"),
             (["demo", "--payments", "1000000000000"], "--payments must be from 0 to 1000000"),
         ] {
@@ -38,6 +40,11 @@ struct CommandErrorTests {
             #expect(result.status == 64, "\(arguments)")
             #expect(result.stderr.contains(mentions), "\(result.stderr)")
         }
+        let negative = try PaylogProcess.run([
+            "request", "--payment", "b1", "--provider", "sumup", "--amount", "-1", "--currency", "EUR", "--callback",
+            "myshop://cb", "--client-id", "AFF",
+        ] + store)
+        #expect(negative.status == 1 && negative.stderr.contains("-1.00 EUR is not positive"), "not 'Missing value': \(negative.stderr)")
         let day = try PaylogProcess.run(["analytics", "--from", "2000-01-01", "--to", "2999-12-31", "--format", "csv"] + store)
         #expect(day.status == 0 && day.stdout.hasPrefix("day,provider,currency"))
     }

@@ -41,6 +41,7 @@ struct IngestStorageFailureTests {
         ], executable: "/bin/sh")
         #expect(limited.status == 1, "\(limited.stdout)\(limited.stderr)")
         #expect(limited.stderr.contains("Recording stopped at line"), "\(limited.stderr)")
+        #expect(limited.stderr.contains("then ingest the whole file again"), "\(limited.stderr)")
         #expect(try PaylogProcess.run(["verify", "--store", dir.path + "/store"]).status == 0)
         let halfway = try PaylogProcess.run(["stream", "z", "--json", "--store", dir.path + "/store"]).stdout
         #expect(!halfway.contains("\"Failed\""), "the fail line, after the failed batch, was recorded without it")
@@ -59,5 +60,33 @@ struct IngestStorageFailureTests {
                 .split(separator: "\n").map { String((try PaylogProcess.jsonObject(String($0))["stream"] as? String) ?? "") }
         }
         #expect(try types(dir.path + "/store") == types(dir.path + "/healthy"), "the same streams in the same order")
+    }
+
+    @Test("a reconcile stopped by a failed commit says to reconcile the file again, which records the rest")
+    func reconcileStopsAtFailedCommit() throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        let store = dir.path + "/store"
+        let count = 2_000
+        let day = dir.path + "/day.jsonl"
+        try (0..<count).flatMap(Self.sumUpLines).joined(separator: "\n").write(toFile: day, atomically: true, encoding: .utf8)
+        #expect(try PaylogProcess.run(["ingest", day, "--store", store]).status == 0)
+        let report = dir.path + "/report.jsonl"
+        try (0..<count).map { index in
+            #"{"at":"2026-11-22T08:00:00Z","provider":"sumup","transaction_id":"TX\#(index)","foreign_tx_id":"ref-bulk-\#(index)","amount_minor":1250,"currency":"EUR"}"#
+        }.joined(separator: "\n").write(toFile: report, atomically: true, encoding: .utf8)
+        var file = stat()
+        #expect(stat(store + "/data.mdb", &file) == 0)
+        // Room for a few hundred more events, not for the whole report.
+        let blocks = Int(file.st_size) / 512 + 128
+        let limited = try PaylogProcess.run([
+            "-c", "trap '' XFSZ; ulimit -f \(blocks); exec \"$0\" reconcile \"$1\" --store \"$2\"", try PaylogProcess.binary(), report, store,
+        ], executable: "/bin/sh")
+        #expect(limited.status == 1, "\(limited.stdout)\(limited.stderr)")
+        #expect(limited.stderr.contains("then reconcile the whole file again"), "\(limited.stderr)")
+        let again = try PaylogProcess.run(["reconcile", report, "--json", "--store", store])
+        #expect(again.status == 0, "\(again.stderr)")
+        let reconciled = try PaylogProcess.run(["status", "--status", "reconciled", "--json", "--store", store]).stdout
+        #expect(reconciled.split(separator: "\n").count == count, "every line recorded once the disk had room")
     }
 }
