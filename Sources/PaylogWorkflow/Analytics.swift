@@ -19,9 +19,10 @@ public enum Analytics {
         return cells.values.sorted { $0.key < $1.key }
     }
 
-    /// CSV with a header row (RFC 4180 quoting).
+    /// CSV with a header row (RFC 4180 quoting); the header alone when there are no cells, so a job reading an empty
+    /// day still finds its columns.
     public static func csv(_ cells: [AnalyticsCell]) -> String {
-        guard let first = cells.first else { return "" }
+        let first = cells.first ?? AnalyticsCell(key: AnalyticsCellKey(day: "", provider: "", currency: ""))
         func quote(_ text: String) -> String {
             text.contains(where: { ",\"\n".contains($0) }) ? "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\"" : text
         }

@@ -59,6 +59,7 @@ struct AnalyticsTests {
         #expect(csv[0].hasPrefix("day,provider,currency,requested,"))
         #expect(csv[1].hasPrefix("2026-11-21,square,USD,6,3,5,4,3,1,1,1,"))
         #expect(try Analytics.cells(in: workflow.store, from: "2026-11-22").isEmpty)
+        #expect(Analytics.csv([]) == csv[0] + "\n", "an empty day is its header alone")
     }
 
     @Test("on a demo day the cells add up to what the log holds")
