@@ -27,7 +27,7 @@ struct DemoCommand: AsyncParsableCommand {
         let plan = try day.plan()
         let workflow = try storeOptions.workflow(actor: "demo")
         defer { workflow.store.close() }
-        try Self.refuseAnotherDay(plan.lines.first, in: workflow.store, path: storeOptions.resolvedPath)
+        try Self.refuseAnotherDay(plan, in: workflow.store, path: storeOptions.resolvedPath)
         print("Recording \(plan.lines.count) observations of \(payments) payments into \(workflow.store.path) …")
         let report = await workflow.ingest(lines: plan.lines)
         print("ingest: \(report.accepted) accepted, \(report.rejected) rejected, \(report.eventsAppended) events appended")
@@ -60,18 +60,30 @@ struct DemoCommand: AsyncParsableCommand {
         if let example = late.first { print("Try: paylog status \(example) --store \(storeOptions.resolvedPath)") }
     }
 
-    /// Fails when the store already holds a demo day other than this one: its first payment's first request is not
-    /// this day's. Recording a second day into it would mix two days' events into the same payment ids (another
-    /// `--seed` or `--payments`), where running the same day again appends nothing.
-    static func refuseAnotherDay(_ firstLine: String?, in store: EventStore, path: String) throws {
-        guard try store.lastPosition() > 0, let firstLine,
-            case .request(let payment, _, let url, _)? = try? Observation.parse(firstLine)
-        else { return }
-        let recorded = try store.readStream(payment, limit: 1).first.flatMap { try? EventCodec.decode($0) }
-        if case .requested(let requested)? = recorded, requested.launchURL == url { return }
+    /// Fails when the store already holds anything but this very day: other payments than the day plans (another
+    /// `--payments`, real payments, or the day cut short), or a first request of its first payment that is not this
+    /// day's (another `--seed`). Recording this day into it would mix two days' events under the same payment ids,
+    /// and its summary would describe a day the store does not hold; running the same day again appends nothing.
+    static func refuseAnotherDay(_ plan: DemoDay.Plan, in store: EventStore, path: String) throws {
+        guard try store.lastPosition() > 0 else { return }
+        var planned: Set<String> = []
+        var firstRequest: (payment: String, url: String)?
+        for line in plan.lines {
+            guard case .request(let payment, _, let url, _)? = try? Observation.parse(line) else { continue }
+            planned.insert(payment)
+            if firstRequest == nil { firstRequest = (payment, url) }
+        }
+        let recorded = Set(try PaymentsProjection.payments(in: store).map(\.id))
+        var sameDay = recorded == planned
+        if sameDay, let (payment, url) = firstRequest {
+            let first = try store.readStream(payment, limit: 1).first.flatMap { try? EventCodec.decode($0) }
+            if case .requested(let requested)? = first { sameDay = requested.launchURL == url } else { sameDay = false }
+        }
+        guard !sameDay else { return }
         throw CLIError(
-            "The store at \(path) already holds another log (another demo day, --seed or --payments, or real "
-                + "payments): recording this day into it would mix two days' events under the same payment ids. "
-                + "Run the demo on a new --store.")
+            "The store at \(path) already holds another log (\(recorded.count) payment(s); another demo day, --seed or "
+                + "--payments, real payments, or a demo stopped part-way): recording this day of \(planned.count) "
+                + "payment(s) into it would mix two days' events under the same payment ids. Run the demo on a new "
+                + "--store.")
     }
 }

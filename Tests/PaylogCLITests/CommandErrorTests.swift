@@ -72,10 +72,13 @@ struct CommandErrorTests {
         let store = ["--store", dir.path]
         #expect(try PaylogProcess.run(["demo", "--payments", "20"] + store).status == 0)
         let head = try PaylogProcess.run(["verify", "--json"] + store).stdout
-        let other = try PaylogProcess.run(["demo", "--payments", "20", "--seed", "3"] + store)
-        #expect(other.status == 1)
-        #expect(other.stderr.contains("already holds another log"), "\(other.stderr)")
-        #expect(try PaylogProcess.run(["verify", "--json"] + store).stdout == head, "nothing was recorded")
+        // Another seed, fewer payments (a subset of the same ids), more payments (a superset): each refused.
+        for arguments in [["--payments", "20", "--seed", "3"], ["--payments", "10"], ["--payments", "21"]] {
+            let other = try PaylogProcess.run(["demo"] + arguments + store)
+            #expect(other.status == 1, "\(arguments)")
+            #expect(other.stderr.contains("already holds another log"), "\(arguments): \(other.stderr)")
+            #expect(try PaylogProcess.run(["verify", "--json"] + store).stdout == head, "\(arguments): nothing was recorded")
+        }
         let same = try PaylogProcess.run(["demo", "--payments", "20"] + store)
         #expect(same.status == 0 && same.stdout.contains("0 events appended"), "\(same.stdout)")
     }
