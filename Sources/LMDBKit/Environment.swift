@@ -278,10 +278,15 @@ public final class Environment: @unchecked Sendable {
     /// With `compact`, only pages in use are written, each database's in key order, renumbered: the free pages
     /// are dropped and a database's leaves lie in the order a cursor reads them. Without it, the file is copied
     /// page for page. The copy is flushed to disk (`fsync` of the file and of `directory`) before this returns.
-    /// It holds the environment's shared lock throughout: a map resize in this process waits for it.
-    public func copy(to directory: String, compact: Bool) throws(LMDBError) {
+    /// It holds the environment's shared lock throughout: a map resize in this process waits for it. The file is
+    /// created with `mode` (`mdb_env_copy2` would create it 0666 less the umask: a store's evidence readable by
+    /// everyone).
+    public func copy(to directory: String, compact: Bool, mode: UInt32 = 0o600) throws(LMDBError) {
         let flags = compact ? UInt32(MDB_CP_COMPACT) : 0
-        let code = lock.withShared { isClosed ? -1 : mdb_env_copy2(env, directory, flags) }
+        let file = open(directory + "/data.mdb", O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode_t(mode))
+        guard file >= 0 else { throw LMDBError.lmdb(code: errno, operation: "create \(directory)/data.mdb for the copy") }
+        let code = lock.withShared { isClosed ? -1 : mdb_env_copyfd2(env, file, flags) }
+        closeDescriptor(file)
         if code == -1 { throw LMDBError.closed }
         try LMDBError.check(code, "copy to \(directory)")
         for path in [directory + "/data.mdb", directory] {

@@ -34,7 +34,11 @@ extension EventStore {
                 throw .backupFailed(destination: destination, reason: reason)
             }
         } else {
-            do { try files.createDirectory(atPath: destination, withIntermediateDirectories: true) } catch {
+            // 0700, as every store directory paylog creates: the copy holds the log's personal data.
+            do {
+                try files.createDirectory(
+                    atPath: destination, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            } catch {
                 throw .backupFailed(destination: destination, reason: "the directory cannot be created (\(error))")
             }
         }

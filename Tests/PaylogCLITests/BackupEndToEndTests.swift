@@ -41,6 +41,24 @@ struct BackupEndToEndTests {
         #expect(!FileManager.default.fileExists(atPath: dir.path + "/other"))
     }
 
+    @Test("a backup's directory and data file are private (0700, 0600) whatever the umask, as the store's are")
+    func privateCopy() throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        let store = dir.path + "/store"
+        #expect(try PaylogProcess.run(["demo", "--payments", "5", "--store", store]).status == 0)
+        let copy = dir.path + "/copies/first"
+        let backup = try PaylogProcess.run([
+            "-c", "umask 022; exec \"$0\" backup \"$1\" --store \"$2\"", try PaylogProcess.binary(), copy, store,
+        ], executable: "/bin/sh")
+        #expect(backup.status == 0, "\(backup.stderr)")
+        func mode(_ path: String) throws -> Int {
+            ((try FileManager.default.attributesOfItem(atPath: path))[.posixPermissions] as? NSNumber)?.intValue ?? -1
+        }
+        #expect(try mode(copy) == 0o700)
+        #expect(try mode(copy + "/data.mdb") == 0o600)
+    }
+
     @Test("a backup that runs out of room removes its unfinished file and says so; the store is untouched")
     func noRoom() throws {
         let dir = TemporaryDirectory()
