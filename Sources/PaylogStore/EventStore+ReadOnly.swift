@@ -7,12 +7,12 @@ extension EventStore {
     static func readFormat(_ environment: Environment) throws -> PayloadDictionaries {
         try environment.readOpeningDatabases { txn in
             guard let meta = try txn.openDatabase(StoreDatabases.metaName, create: false) else {
-                throw EventStoreError.readOnlyStore(reason: "it holds no `meta` database: it is not a paylog store, or was never opened")
+                throw EventStoreError.readOnlyNoLog(reason: "it holds no `meta` database: it is not a paylog store, or was never opened")
             }
             let stored = try txn.value(for: StoreKeys.format, in: meta)
             let format = stored.map { $0.count == 4 ? $0.reduce(UInt32(0)) { $0 << 8 | UInt32($1) } : 0 }
             guard let format else {
-                throw EventStoreError.readOnlyStore(reason: "it records no log format: it was never opened read-write")
+                throw EventStoreError.readOnlyNoLog(reason: "it records no log format: it was never opened read-write")
             }
             guard format == StoreKeys.currentFormat else {
                 if format > StoreKeys.currentFormat {

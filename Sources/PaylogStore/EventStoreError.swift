@@ -42,8 +42,11 @@ public enum EventStoreError: Error, Sendable, Equatable, CustomStringConvertible
     /// A payload compression dictionary (given when opening, or stored in the log) could not be loaded.
     case badPayloadDictionary(number: UInt32, reason: String)
     /// A store opened read-only cannot serve this: its views are not current (they are brought up to date only by
-    /// writing), or it was never opened read-write. Nothing was written.
+    /// writing). Nothing was written.
     case readOnlyStore(reason: String)
+    /// A directory opened read-only holds no paylog log to read (`reason`: no `meta` database, no recorded format):
+    /// not a paylog store, or one never opened read-write. Nothing was written.
+    case readOnlyNoLog(reason: String)
     /// A store opened read-only holds a log in an older `format`, which this release migrates only as it opens a
     /// store read-write: nothing of it, not even the log, can be read read-only. Nothing was written.
     case readOnlyNeedsMigration(format: UInt32)
@@ -123,6 +126,9 @@ public enum EventStoreError: Error, Sendable, Equatable, CustomStringConvertible
                 + "can still be read (verify, export, audit, log, stream, replay --payment); for the views (status, "
                 + "analytics), copy the store to writable storage and open the copy without --read-only, which brings "
                 + "them up to date."
+        case .readOnlyNoLog(let reason):
+            return "The store, opened read-only, holds no log to read: \(reason). Nothing was written. Check the --store "
+                + "path (it names the directory holding data.mdb); a store paylog never opened read-write holds no events."
         case .readOnlyNeedsMigration(let format):
             return "The store's log is in format \(format), which this release migrates to format "
                 + "\(StoreKeys.currentFormat) as it opens a store read-write; a read-only open cannot migrate it, so no "

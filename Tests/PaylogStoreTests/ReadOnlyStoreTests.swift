@@ -96,4 +96,23 @@ struct ReadOnlyStoreTests {
         #expect(throws: EventStoreError.self) { _ = try EventStore(path: missing, options: Self.readOnly) }
         #expect(!FileManager.default.fileExists(atPath: missing))
     }
+
+    @Test("an LMDB environment that is no paylog store is refused read-only as holding no log, not as readable")
+    func notAPaylogStore() throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        do {
+            let environment = try Environment(path: dir.path)
+            environment.close()
+        }
+        let error = #expect(throws: EventStoreError.self) {
+            _ = try EventStore(path: dir.path, options: Self.readOnly, projections: [])
+        }
+        guard case .readOnlyNoLog(let reason)? = error else {
+            Issue.record("expected readOnlyNoLog, got \(String(describing: error))")
+            return
+        }
+        #expect(reason.contains("no `meta` database"))
+        #expect(error?.description.contains("can still be read") == false, "\(String(describing: error))")
+    }
 }
