@@ -6,7 +6,8 @@ import Synchronization
 /// returns it and appends nothing.
 ///
 /// Answers below 500 are kept (a 4xx for a bad request is as final as a success); a 5xx is not, so a retry
-/// after a failure runs again. Two requests with one key at the same moment: the second gets 409 until the
+/// after a failure runs again, and neither is a transient 4xx such as `409 contention` (``ServiceError/isTransient``:
+/// the caller abandons its claim instead). Two requests with one key at the same moment: the second gets 409 until the
 /// first is answered. The same key with a different method, path or body is refused with 422.
 ///
 /// If the process dies between the append and storing the answer, the client saw no answer and retries;

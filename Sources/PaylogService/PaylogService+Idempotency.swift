@@ -7,7 +7,8 @@ import PaylogStore
 extension PaylogService {
     /// Runs a POST: checks the scope, reads the whole body within its limit (413) and deadline (408) before
     /// anything is recorded, and honours `Idempotency-Key` — a repeat of an answered request gets the stored
-    /// answer (with `Idempotent-Replayed: true`) and runs nothing.
+    /// answer (with `Idempotent-Replayed: true`) and runs nothing. A transient error (``ServiceError/isTransient``) is
+    /// not stored: the retry it asks for runs again.
     func post(
         _ request: Request, _ context: PaylogRequestContext, largeBody: Bool = false,
         _ handle: ([UInt8]) async throws -> Answer
@@ -35,8 +36,13 @@ extension PaylogService {
             do {
                 answer = try await handle(bytes)
             } catch let error as ServiceError {
-                let failure = try Answer(error.status, ["error": ["code": error.code, "message": error.message]])
-                idempotency.finish(owner: owner, key: key, response: stored(failure, fingerprint))
+                if error.isTransient {
+                    // The client is told to retry it: stored, the retry would get this error back forever.
+                    idempotency.abandon(owner: owner, key: key)
+                } else {
+                    let failure = try Answer(error.status, ["error": ["code": error.code, "message": error.message]])
+                    idempotency.finish(owner: owner, key: key, response: stored(failure, fingerprint))
+                }
                 throw error
             } catch {
                 idempotency.abandon(owner: owner, key: key)

@@ -22,6 +22,16 @@ public struct ServiceError: Error, HTTPResponseError, Sendable, CustomStringConv
         self.message = message
     }
 
+    /// The codes of the 4xx answers the client is told to retry, unchanged, because the same request may then
+    /// succeed: `contention` (other writers moved the payment on meanwhile), `idempotency_key_in_use` (the first
+    /// request with the key is still running), `request_timeout` (the body came too slowly).
+    public static let transientCodes: Set<String> = ["contention", "idempotency_key_in_use", "request_timeout"]
+
+    /// Whether the answer is transient: a 5xx, or one of ``transientCodes``. It is never stored under an
+    /// `Idempotency-Key`: the retry the answer asks for would be answered the stored error forever, and its
+    /// observation never recorded.
+    public var isTransient: Bool { status.code >= 500 || ServiceError.transientCodes.contains(code) }
+
     /// `code: message`.
     public var description: String { "\(status.code) \(code): \(message)" }
 

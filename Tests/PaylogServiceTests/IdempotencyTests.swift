@@ -84,6 +84,32 @@ struct IdempotencyTests {
         }
     }
 
+    @Test("a 409 contention is not stored: the retry with the same key runs again and records the observation")
+    func contentionNotStored() async throws {
+        let harness = try ServiceHarness()
+        try await harness.run { client in
+            #expect(try await client.send(.post, "/v1/payments", key: "ingest", body: Samples.squareBuild("p1")).status == 201)
+            // Sixty app switches to one payment at once, each with its own key and time: each append expects the
+            // version it read, one of a group of them is committed at a time, and those that lost twenty times are
+            // answered 409 contention. A few rounds, in case one sees none.
+            var contended: [(key: String, body: String)] = []
+            for round in 0..<5 where contended.isEmpty {
+                let key: @Sendable (Int) -> String = { "switch-\(round)-\($0)" }
+                let body: @Sendable (Int) -> String = { #"{"at":"2026-11-22T1\#(round):\#(String(format: "%02d", $0)):00Z"}"# }
+                let replies = try await client.sendAtOnce(
+                    60, .post, "/v1/payments/p1/app-switch", key: "ingest", body: body, idempotencyKey: key)
+                contended = replies.indices.filter { replies[$0].errorCode == "contention" }.map { (key($0), body($0)) }
+            }
+            let (key, body) = try #require(contended.first, "no app switch met contention")
+            let before = try harness.eventCount()
+            let retry = try await client.send(.post, "/v1/payments/p1/app-switch", key: "ingest", body: body, idempotencyKey: key)
+            #expect(retry.status == 200, "\(retry.body)")
+            #expect(retry.headers[.init("Idempotent-Replayed")!] == nil)
+            #expect(retry.json["events_appended"] as? Int == 1)
+            #expect(try harness.eventCount() == before + 1)
+        }
+    }
+
     @Test("the same key with another body is 422 and appends nothing; keys are per API key; a 4xx answer is replayed too")
     func misuse() async throws {
         let harness = try ServiceHarness()

@@ -6,6 +6,7 @@ import Logging
 import PaylogService
 import PaylogStore
 import PaylogWorkflow
+import Testing
 import TestSupport
 
 /// A real paylog server on a loopback port over a temporary store, with one key per scope set.
@@ -86,14 +87,57 @@ struct ServiceHarness: Sendable {
         func send(
             _ method: HTTPRequest.Method, _ uri: String, key: String? = nil, bytes: [UInt8]?, idempotencyKey: String? = nil
         ) async throws -> Reply {
+            let response = try await client.execute(
+                uri: uri, method: method, headers: headers(key: key, idempotencyKey: idempotencyKey),
+                body: bytes.map { ByteBuffer(bytes: $0) })
+            return Reply(status: response.status.code, headers: response.headers, body: String(buffer: response.body))
+        }
+
+        /// `count` requests sent at once, each on a connection of its own, opened before any is sent: the client's one
+        /// connection would not do, since HTTP/1.1 answers a connection's requests one after the other. Request `i`
+        /// has body `body(i)` and `Idempotency-Key` `idempotencyKey(i)`. The replies, in the requests' order.
+        func sendAtOnce(
+            _ count: Int, _ method: HTTPRequest.Method, _ uri: String, key: String? = nil,
+            body: @escaping @Sendable (Int) -> String?, idempotencyKey: @escaping @Sendable (Int) -> String? = { _ in nil }
+        ) async throws -> [Reply] {
+            let port = try #require(client.port)
+            let connections = (0..<count).map { _ in TestClient(host: "localhost", port: port) }
+            for connection in connections { connection.connect() }
+            for connection in connections { _ = try await connection.getChannel() }
+            let requests = (0..<count).map { index in
+                TestClient.Request(
+                    uri, method: method, authority: "localhost", headers: headers(key: key, idempotencyKey: idempotencyKey(index)),
+                    body: body(index).map { ByteBuffer(string: $0) })
+            }
+            let replies: Result<[Reply], any Error>
+            do {
+                replies = .success(try await withThrowingTaskGroup(of: (Int, Reply).self) { group in
+                    for (index, (connection, request)) in zip(connections, requests).enumerated() {
+                        group.addTask {
+                            let response = try await connection.execute(request)
+                            let body = String(buffer: response.body ?? ByteBuffer())
+                            return (index, Reply(status: response.status.code, headers: response.headers, body: body))
+                        }
+                    }
+                    var replies = [Reply?](repeating: nil, count: count)
+                    for try await (index, reply) in group { replies[index] = reply }
+                    return replies.map { $0! }
+                })
+            } catch {
+                replies = .failure(error)
+            }
+            for connection in connections { try await connection.shutdown() }
+            return try replies.get()
+        }
+
+        /// The headers of a request with API key `key` (see ``send(_:_:key:body:idempotencyKey:)``).
+        private func headers(key: String?, idempotencyKey: String?) -> HTTPFields {
             var headers = HTTPFields()
             if let key {
                 headers[.authorization] = key.hasPrefix("raw:") ? String(key.dropFirst(4)) : "Bearer \(keys[key]!)"
             }
             if let idempotencyKey { headers[HTTPField.Name("Idempotency-Key")!] = idempotencyKey }
-            let response = try await client.execute(
-                uri: uri, method: method, headers: headers, body: bytes.map { ByteBuffer(bytes: $0) })
-            return Reply(status: response.status.code, headers: response.headers, body: String(buffer: response.body))
+            return headers
         }
     }
 
