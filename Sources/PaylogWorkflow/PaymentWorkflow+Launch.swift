@@ -21,7 +21,10 @@ extension PaymentWorkflow {
     ///
     /// A retry is recognised: without a given reference, the payment's earlier references are tried first, and one
     /// whose launch URL, built from this spec at this time, was already recorded is used again, so the retry records
-    /// nothing and answers the same URL. (Minting a new one each time made every retry a new `Requested`.)
+    /// nothing and answers the same URL. (Minting a new one each time made every retry a new `Requested`.) The
+    /// reference is chosen again before every attempt to append: of identical requests arriving together, the first
+    /// records `Requested` and the others, refused by the expected version, find its reference and record nothing
+    /// (choosing it once, before the append, let each of them record a `Requested` with a reference of its own).
     ///
     /// A given reference that already routes to another payment is refused: its callbacks (Square's web callback is
     /// routed by the `state` alone) would go to the payment that took it last, so a client could take over another
@@ -34,20 +37,23 @@ extension PaymentWorkflow {
                 "the reference \(given.prefix(64).debugDescription) already belongs to payment \(owner); a reference "
                     + "routes callbacks, so each payment needs its own (omit it to have one minted)")
         }
-        let reference = spec.reference ?? recordedReference(for: spec, observedAt: observedAt)
-            ?? (PaymentWorkflow.takesReference(spec) ? PaymentWorkflow.mintReference() : nil)
-        spec.reference = reference
-        let url: String
-        let request: LaunchRequest
-        do {
-            url = try Providers.buildLaunchURL(for: spec)
-            request = try Providers.parseLaunch(url, appVersion: spec.appVersion)
-        } catch {
-            throw .refusedLaunch("\(error)")
+        let minted = PaymentWorkflow.takesReference(spec) ? PaymentWorkflow.mintReference() : nil
+        var built = (url: "", reference: String?.none)
+        let outcome = try await record(payment: spec.paymentID.rawValue, observedAt: observedAt) { () throws(WorkflowError) in
+            var attempt = spec
+            attempt.reference = spec.reference ?? recordedReference(for: spec, observedAt: observedAt) ?? minted
+            let url: String
+            let request: LaunchRequest
+            do {
+                url = try Providers.buildLaunchURL(for: attempt)
+                request = try Providers.parseLaunch(url, appVersion: attempt.appVersion)
+            } catch {
+                throw .refusedLaunch("\(error)")
+            }
+            built = (url, attempt.reference)
+            return (.request(request, builtByPaylog: true), url)
         }
-        let outcome = try await record(
-            .request(request, builtByPaylog: true), payment: spec.paymentID.rawValue, observedAt: observedAt, evidence: url)
-        return LaunchOutcome(outcome: outcome, launchURL: url, reference: reference)
+        return LaunchOutcome(outcome: outcome, launchURL: built.url, reference: built.reference)
     }
 
     /// Whether a reference may be minted for `spec`: not for a SumUp app that declares a version below 1.53, which

@@ -40,8 +40,22 @@ public struct PaymentWorkflow: Sendable {
         _ command: PaymentCommand, payment paymentID: String, observedAt: Timestamp?, evidence: String,
         correlationID: String = ""
     ) async throws(WorkflowError) -> RecordOutcome {
+        try await record(payment: paymentID, observedAt: observedAt, correlationID: correlationID) { () throws(WorkflowError) in
+            (command, evidence)
+        }
+    }
+
+    /// Records on payment `paymentID` the observation that `observation` gives (its command and evidence), like
+    /// ``record(_:payment:observedAt:evidence:correlationID:)``, asking `observation` again before every attempt:
+    /// after another writer moved the payment on, the observation may have to be told anew (a build-mode request
+    /// sent twice at once takes the reference the first one recorded, ``requestLaunch(_:observedAt:)``).
+    func record(
+        payment paymentID: String, observedAt: Timestamp?, correlationID: String = "",
+        _ observation: () throws(WorkflowError) -> (command: PaymentCommand, evidence: String)
+    ) async throws(WorkflowError) -> RecordOutcome {
         let reading = StoreReading(store: store)
         for _ in 0..<20 {
+            let (command, evidence) = try observation()
             let plan = try self.plan(
                 command, payment: paymentID, observedAt: observedAt, evidence: evidence, correlationID: correlationID,
                 reading: reading)

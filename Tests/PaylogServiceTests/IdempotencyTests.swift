@@ -52,6 +52,23 @@ struct IdempotencyTests {
         }
     }
 
+    @Test("identical build-mode requests arriving together record one Requested; every answer has its reference and URL")
+    func buildRequestsTogether() async throws {
+        let harness = try ServiceHarness()
+        try await harness.run { client in
+            let body = Samples.squareBuild("p1").replacingOccurrences(of: "}", with: #","at":"2026-11-22T10:00:00Z"}"#)
+            for round in 0..<3 {
+                // The second round on a payment that already has a request: the same request again, ten times at once.
+                let replies = try await client.sendAtOnce(10, .post, "/v1/payments", key: "ingest", body: { _ in body })
+                #expect(replies.filter { $0.status == 201 }.count == (round == 0 ? 1 : 0), "\(replies.map(\.status))")
+                #expect(replies.allSatisfy { $0.status == 201 || ($0.status == 200 && $0.json["events_appended"] as? Int == 0) })
+                #expect(Set(replies.map { $0.json["reference"] as? String ?? "" }).count == 1)
+                #expect(Set(replies.map { $0.json["launch_url"] as? String ?? "" }).count == 1)
+                #expect(try harness.eventCount() == 1)
+            }
+        }
+    }
+
     @Test("a key revoked and added again under its name is another key: it does not get the old key's answers")
     func revokedKeyName() async throws {
         let harness = try ServiceHarness()
