@@ -7,8 +7,8 @@ import PaylogWorkflow
 extension PaylogService {
     /// `GET /v1/callbacks/square?data=…`: Square Register's web-app callback. Square cannot send an API key, so
     /// the request is trusted only through its `state`: the unguessable reference paylog minted for the request.
-    /// An unknown state, or one whose payment already has a callback (a replay), is answered 404 and nothing
-    /// is appended. The callback is recorded as observed: `<public_base_url><path>?<query>` byte for byte.
+    /// An unknown state, or one a recorded callback already echoes (a replay), is answered 404 and nothing is
+    /// appended; a payment retried with a new state waits for a callback echoing that one. The callback is recorded as observed: `<public_base_url><path>?<query>` byte for byte.
     func squareWebCallback(_ request: Request, _ context: PaylogRequestContext) async throws -> Response {
         let values = request.uri.queryParameters.getAll("data")
         guard let first = values.first else {
@@ -27,21 +27,22 @@ extension PaylogService {
             throw ServiceError.notFound("No payment waits for this callback.")
         }
         let unknown = ServiceError.notFound("No payment waits for this callback (unknown or already used state).")
+        // The state routes to its payment; it is used once no callback echoing it is recorded, whatever callbacks
+        // the payment's other states had (a retry after a declined attempt gets a new state, and waits for it).
         guard let paymentID = try readView({ try workflow.route("ref:\(state)") }),
-            let payment = try readView({ try PaymentsProjection.payment(paymentID, in: store) }),
-            payment.wasRequested(with: .square), payment.callbackFingerprints.isEmpty
+            try readView({ try workflow.awaitsCallback(echoing: state, from: .square, payment: paymentID) })
         else { throw unknown }
         // Without a configured base, the address the server listens on: the bound port, which `port: 0` leaves to
         // the system.
         let base = configuration.publicBaseURL ?? "http://\(configuration.host):\(listening.value ?? configuration.port)"
         let observedURL = base + request.uri.description
-        // The "no callback yet" check again, inside the write: two callbacks for one state arriving together both
-        // pass the read above, and only the first may be recorded.
+        // The "no callback echoing this state yet" check again, inside the write: two callbacks for one state
+        // arriving together both pass the read above, and only the first may be recorded.
         let start = DispatchTime.now().uptimeNanoseconds
         let observation = Observation.callback(payment: paymentID, at: .now(), url: observedURL, provider: .square)
         let recorded: RecordOutcome?
         do throws(WorkflowError) {
-            recorded = try await workflow.record(observation, ifPayment: paymentID) { $0.callbackFingerprints.isEmpty }
+            recorded = try await workflow.record(observation, answering: state, from: .square, ofPayment: paymentID)
         } catch {
             throw failure(error)
         }

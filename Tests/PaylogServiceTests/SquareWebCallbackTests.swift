@@ -4,9 +4,12 @@ import Testing
 @Suite("HTTP: Square web callback")
 struct SquareWebCallbackTests {
     static func callbackURI(state: String, status: String = "ok", transaction: String = "tx-1") -> String {
-        let data = #"{"status":"\#(status)","transaction_id":"\#(transaction)","client_transaction_id":"ctx-1","state":"\#(state)"}"#
-        let encoded = data.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!
-        return "/v1/callbacks/square?paylog_payment=p1&data=\(encoded)"
+        callbackURI(data: #"{"status":"\#(status)","transaction_id":"\#(transaction)","client_transaction_id":"ctx-1","state":"\#(state)"}"#)
+    }
+
+    /// The callback of payment p1 whose `data` is `data`.
+    static func callbackURI(data: String) -> String {
+        "/v1/callbacks/square?paylog_payment=p1&data=" + data.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!
     }
 
     @Test("Square's GET needs no key, is routed by the minted state, and is recorded exactly as observed")
@@ -60,6 +63,36 @@ struct SquareWebCallbackTests {
             #expect(try await client.send(.get, Self.callbackURI(state: state)).status == 200)
             let replay = try await client.send(.get, Self.callbackURI(state: state, transaction: "tx-forged"))
             #expect(replay.status == 404)
+            #expect(try harness.eventCount() == before + 1)
+            let payment = try await client.send(.get, "/v1/payments/p1", key: "read")
+            #expect(payment.json["transaction_id"] as? String == "tx-1")
+        }
+    }
+
+    @Test("a payment requested again after a declined attempt takes the callback for its new state; used states stay refused")
+    func retriedWithNewState() async throws {
+        let harness = try ServiceHarness()
+        try await harness.run { client in
+            func request(at time: String) async throws -> String {
+                let body = Samples.squareBuild("p1").replacingOccurrences(of: "}", with: #","at":"\#(time)"}"#)
+                let reply = try await client.send(.post, "/v1/payments", key: "ingest", body: body)
+                #expect(reply.status == 201)
+                return try #require(reply.json["reference"] as? String)
+            }
+            let first = try await request(at: "2026-11-21T11:00:00Z")
+            let declined = try await client.send(
+                .get, Self.callbackURI(data: #"{"status":"error","error_code":"payment_canceled","state":"\#(first)"}"#))
+            #expect(declined.status == 200)
+            #expect(declined.json["status"] as? String == "failed")
+            let second = try await request(at: "2026-11-21T11:05:00Z")
+            #expect(second != first)
+            let before = try harness.eventCount()
+            let paid = try await client.send(.get, Self.callbackURI(state: second))
+            #expect(paid.status == 200, "\(paid.body)")
+            #expect(paid.json["status"] as? String == "completed")
+            // Each state is answered once.
+            #expect(try await client.send(.get, Self.callbackURI(state: first, transaction: "tx-late")).status == 404)
+            #expect(try await client.send(.get, Self.callbackURI(state: second, transaction: "tx-forged")).status == 404)
             #expect(try harness.eventCount() == before + 1)
             let payment = try await client.send(.get, "/v1/payments/p1", key: "read")
             #expect(payment.json["transaction_id"] as? String == "tx-1")
