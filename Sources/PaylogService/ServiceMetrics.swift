@@ -62,7 +62,7 @@ public final class ServiceMetrics: Sendable {
         Counter(label: "paylog_findings_total", dimensions: [("rule", rule), ("severity", severity)], factory: factory).increment()
     }
 
-    /// Starts recording the store's group-commit sizes.
+    /// Starts recording the events each of the store's commits appended (``PaylogStore/WriterStatistics/observeGroupCommits(_:)``).
     func observe(_ store: EventStore) {
         let recorder = Recorder(label: "paylog_group_commit_size", dimensions: [], aggregate: true, factory: factory)
         store.writerStatistics.observeGroupCommits { size in recorder.record(size) }

@@ -183,12 +183,13 @@ public final class EventStore: Sendable {
     public func withWriteSession<R: Sendable>(
         _ body: @escaping @Sendable (WriteSession) throws -> R
     ) async throws(EventStoreError) -> R {
-        try await onWriterThread { [environment, databases] in
+        try await onWriterThread { [environment, databases, statistics = writer.statistics] in
             // Appends that failed after they began writing: the session runs again without them.
             var failedLate: [Int: EventStoreError] = [:]
             while true {
                 do {
-                    return try environment.write { txn in
+                    var eventsAppended = 0
+                    let value = try environment.write { txn in
                         try withUnsafePointer(to: txn) { pointer in
                             let session = try WriteSession(pointer, databases: databases, failedLate: failedLate)
                             defer { session.close() }
@@ -197,9 +198,12 @@ public final class EventStore: Sendable {
                             if let late = session.lateFailure { throw late }
                             let value = try result.get()
                             try session.finish()
+                            eventsAppended = session.eventsAppended
                             return value
                         }
                     }
+                    statistics.observe(eventsAppended: eventsAppended)
+                    return value
                 } catch let late as LateAppendFailure {
                     switch late.error {
                     case .storage, .closed: throw late.error

@@ -189,7 +189,12 @@ final class Writer: @unchecked Sendable {
             }
             break
         }
-        statistics.record(groupSize: group.count)
+        // Only what the commit wrote: appends refused by their checks, or already recorded, wrote nothing.
+        let eventsAppended = outcomes.reduce(0) { sum, outcome in
+            guard case .success(let result) = outcome, !result.wasAlreadyRecorded else { return sum }
+            return sum + result.positions.count
+        }
+        statistics.record(groupSize: group.count, eventsAppended: eventsAppended)
         return outcomes
     }
 

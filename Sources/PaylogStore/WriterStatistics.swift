@@ -12,13 +12,21 @@ public final class WriterStatistics: Sendable {
     /// The writer thread's CPU-time clock while it runs; once it has stopped, the CPU time it had used.
     private let writerClock = Mutex<(clock: clockid_t?, finalNanoseconds: Int64)>((nil, 0))
 
-    func record(groupSize: Int) {
+    /// Counts a group commit of `groupSize` appends (successful or not), which appended `eventsAppended` events.
+    func record(groupSize: Int, eventsAppended: Int) {
         state.withLock { value in
             value.commits += 1
             value.appends += groupSize
             value.largestGroup = max(value.largestGroup, groupSize)
         }
-        observer.withLock { $0 }?(groupSize)
+        observe(eventsAppended: eventsAppended)
+    }
+
+    /// Reports a committed write transaction that appended `eventsAppended` events to the observer, when it appended
+    /// any: a group commit, or a write session (``EventStore/withWriteSession(_:)``).
+    func observe(eventsAppended: Int) {
+        guard eventsAppended > 0 else { return }
+        observer.withLock { $0 }?(eventsAppended)
     }
 
     /// Called by the writer thread when it starts: its CPU time is read from its own clock when asked for, instead
@@ -48,8 +56,11 @@ public final class WriterStatistics: Sendable {
         state.withLock { $0.gatheringWaits += 1 }
     }
 
-    /// Calls `body` with the number of appends in each group commit from now on, on the writer thread, after the
-    /// commit (metrics). Keep it quick: the next group waits for it. A later call replaces the observer.
+    /// Calls `body` with the number of events each write transaction of the writer appended from now on — a group
+    /// commit or a write session — on the writer thread, after the commit (metrics). Only events written count: an
+    /// append refused (a wrong expected version) or already recorded adds nothing, a transaction that appended no
+    /// event is not reported, and neither is one whose commit failed. Keep it quick: the next group waits for it. A
+    /// later call replaces the observer.
     public func observeGroupCommits(_ body: @escaping @Sendable (Int) -> Void) {
         observer.withLock { $0 = body }
     }

@@ -107,4 +107,32 @@ struct ReadEndpointTests {
             #expect(text.contains("paylog_append_duration_seconds_count"))
         }
     }
+
+    @Test("paylog_group_commit_size counts the events each commit appended: not refused or already recorded appends; write sessions too")
+    func groupCommitSize() async throws {
+        let harness = try ServiceHarness()
+        try await harness.run { client in
+            let created = try await client.send(.post, "/v1/payments", key: "ingest", body: Samples.squareBuild("p1"))
+            let state = try #require(created.json["reference"] as? String)
+            // Thirty app switches to one payment at once: of each group, one append is committed; the others, refused
+            // by the expected version, are decided again and join a later group.
+            let body: @Sendable (Int) -> String = { #"{"at":"2026-11-22T10:00:\#(String(format: "%02d", $0))Z"}"# }
+            let switched = try await client.sendAtOnce(30, .post, "/v1/payments/p1/app-switch", key: "ingest", body: body)
+            #expect(switched.allSatisfy { $0.status == 200 || $0.errorCode == "contention" })
+            // A switch recorded, sent again, appends nothing.
+            let recorded = try #require(switched.firstIndex { $0.status == 200 })
+            let again = try await client.send(.post, "/v1/payments/p1/app-switch", key: "ingest", body: body(recorded))
+            #expect(again.json["events_appended"] as? Int == 0)
+            let lines = (0..<3).map { #"{"kind":"app_switch","payment":"p1","at":"2026-11-22T11:00:0\#($0)Z"}"# }
+            let ingested = try await client.send(.post, "/v1/observations", key: "ingest", body: lines.joined(separator: "\n"))
+            #expect(ingested.json["events_appended"] as? Int == 3)
+            // Square's web callback is recorded in a write session of its own: its commit counts too.
+            #expect(try await client.send(.get, SquareWebCallbackTests.callbackURI(state: state)).status == 200)
+            let text = try await client.send(.get, "/metrics").body
+            let events = Double(try harness.eventCount())
+            #expect(MappedMemoryMetricsTests.sample("paylog_group_commit_size_sum", in: text) == events, "\(text)")
+            let commits = try #require(MappedMemoryMetricsTests.sample("paylog_group_commit_size_count", in: text))
+            #expect(commits >= 6 && commits <= events, "\(text)")
+        }
+    }
 }
