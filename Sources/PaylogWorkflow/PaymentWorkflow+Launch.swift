@@ -39,9 +39,11 @@ extension PaymentWorkflow {
         }
         let minted = PaymentWorkflow.takesReference(spec) ? PaymentWorkflow.mintReference() : nil
         var built = (url: "", reference: String?.none)
-        let outcome = try await record(payment: spec.paymentID.rawValue, observedAt: observedAt) { () throws(WorkflowError) in
+        let outcome = try await record(payment: spec.paymentID.rawValue, observedAt: observedAt) { payment throws(WorkflowError) in
+            // The payment as this attempt read it, whose version the append expects: a request recorded after that
+            // read is not in its references, but then the append is refused and the next attempt finds it.
             var attempt = spec
-            attempt.reference = spec.reference ?? recordedReference(for: spec, observedAt: observedAt) ?? minted
+            attempt.reference = spec.reference ?? recordedReference(for: spec, observedAt: observedAt, in: payment) ?? minted
             let url: String
             let request: LaunchRequest
             do {
@@ -66,11 +68,11 @@ extension PaymentWorkflow {
         return declared >= minimum
     }
 
-    /// The reference of payment `spec.paymentID` whose launch URL, built from `spec` (its defaults filled in) and
-    /// recorded at `observedAt`, the log already holds (the same request, sent again); nil when there is none, or it
-    /// cannot be told.
-    func recordedReference(for spec: LaunchSpec, observedAt: Timestamp) -> String? {
-        guard let payment = try? PaymentsProjection.payment(spec.paymentID.rawValue, in: store) else { return nil }
+    /// The reference of `payment` (payment `spec.paymentID` as read) whose launch URL, built from `spec` (its
+    /// defaults filled in) and recorded at `observedAt`, the log already holds (the same request, sent again); nil
+    /// when there is none, or it cannot be told.
+    func recordedReference(for spec: LaunchSpec, observedAt: Timestamp, in payment: Payment?) -> String? {
+        guard let payment else { return nil }
         for reference in payment.references.reversed() {
             var candidate = spec
             candidate.reference = reference

@@ -40,25 +40,24 @@ public struct PaymentWorkflow: Sendable {
         _ command: PaymentCommand, payment paymentID: String, observedAt: Timestamp?, evidence: String,
         correlationID: String = ""
     ) async throws(WorkflowError) -> RecordOutcome {
-        try await record(payment: paymentID, observedAt: observedAt, correlationID: correlationID) { () throws(WorkflowError) in
+        try await record(payment: paymentID, observedAt: observedAt, correlationID: correlationID) { (_) throws(WorkflowError) in
             (command, evidence)
         }
     }
 
     /// Records on payment `paymentID` the observation that `observation` gives (its command and evidence), like
-    /// ``record(_:payment:observedAt:evidence:correlationID:)``, asking `observation` again before every attempt:
+    /// ``record(_:payment:observedAt:evidence:correlationID:)``, asking `observation` again before every attempt,
+    /// with the payment as that attempt read it (nil when there is none), whose version the append then expects:
     /// after another writer moved the payment on, the observation may have to be told anew (a build-mode request
     /// sent twice at once takes the reference the first one recorded, ``requestLaunch(_:observedAt:)``).
     func record(
         payment paymentID: String, observedAt: Timestamp?, correlationID: String = "",
-        _ observation: () throws(WorkflowError) -> (command: PaymentCommand, evidence: String)
+        _ observation: (Payment?) throws(WorkflowError) -> (command: PaymentCommand, evidence: String)
     ) async throws(WorkflowError) -> RecordOutcome {
         let reading = StoreReading(store: store)
         for _ in 0..<20 {
-            let (command, evidence) = try observation()
             let plan = try self.plan(
-                command, payment: paymentID, observedAt: observedAt, evidence: evidence, correlationID: correlationID,
-                reading: reading)
+                payment: paymentID, observedAt: observedAt, correlationID: correlationID, reading: reading, observation)
             switch plan {
             case .done(let outcome):
                 return outcome
@@ -108,7 +107,18 @@ public struct PaymentWorkflow: Sendable {
         _ command: PaymentCommand, payment paymentID: String, observedAt: Timestamp?, evidence: String,
         correlationID: String, reading: some PaymentReading, known: ObservationIdentity? = nil
     ) throws(WorkflowError) -> RecordPlan {
-        let identity = known?.digest ?? PaymentWorkflow.identity(paymentID, command: command, observedAt: observedAt, evidence: evidence)
+        try plan(payment: paymentID, observedAt: observedAt, correlationID: correlationID, reading: reading, known: known) {
+            (_) throws(WorkflowError) in (command, evidence)
+        }
+    }
+
+    /// ``plan(_:payment:observedAt:evidence:correlationID:reading:known:)`` of the observation `observation` gives
+    /// for the payment as read here: what it decides and the version its append expects come from the same read.
+    func plan(
+        payment paymentID: String, observedAt: Timestamp?, correlationID: String, reading: some PaymentReading,
+        known: ObservationIdentity? = nil,
+        _ observation: (Payment?) throws(WorkflowError) -> (command: PaymentCommand, evidence: String)
+    ) throws(WorkflowError) -> RecordPlan {
         let current: Payment?
         do {
             current = try reading.payment(paymentID)
@@ -117,6 +127,8 @@ public struct PaymentWorkflow: Sendable {
         } catch {
             throw .store(.corruptRecord(position: 0, reason: "the status view does not decode: \(error)"))
         }
+        let (command, evidence) = try observation(current)
+        let identity = known?.digest ?? PaymentWorkflow.identity(paymentID, command: command, observedAt: observedAt, evidence: evidence)
         // An observation already recorded is recognised by its first event id before deciding again.
         let firstID = known?.firstEventID ?? PaymentWorkflow.eventID(identity, index: 0)
         if let existing = try? reading.event(id: firstID), existing.streamID == paymentID,
