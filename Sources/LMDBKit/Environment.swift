@@ -548,12 +548,6 @@ public final class Environment: @unchecked Sendable {
         return Int(file.st_size) < 2 * pageSize ? Int(file.st_size) : nil
     }
 
-    private static func makeDirectory(_ path: String) throws(LMDBError) {
-        if mkdir(path, 0o700) != 0 && errno != EEXIST {
-            throw LMDBError.lmdb(code: errno, operation: "create directory \(path)")
-        }
-    }
-
     private static func canonicalize(_ path: String) -> String {
         guard let resolved = realpath(path, nil) else { return path }
         defer { free(resolved) }

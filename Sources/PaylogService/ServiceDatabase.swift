@@ -14,7 +14,8 @@ public final class ServiceDatabase: Sendable {
     /// Opens (creating when needed) the service database for the store in directory `storePath`.
     public init(storePath: String) throws(LMDBError) {
         path = storePath.hasSuffix("/") ? storePath + "service" : storePath + "/service"
-        try? FileManager.default.createDirectory(atPath: storePath, withIntermediateDirectories: true)
+        // 0700, as every store directory paylog creates (`paylog keys add --store DIR` may be the first to).
+        try? Environment.makeDirectory(storePath, withParents: true)
         environment = try Environment(
             path: path, options: EnvironmentOptions(initialMapSize: 1 << 20, maxDatabases: 4, fileMode: 0o600))
         do {

@@ -1,4 +1,5 @@
 import Foundation
+import LMDBKit
 
 extension EventStore {
     /// Writes a consistent copy of the whole store — log, indexes, views and payload dictionaries — to
@@ -34,11 +35,8 @@ extension EventStore {
                 throw .backupFailed(destination: destination, reason: reason)
             }
         } else {
-            // 0700, as every store directory paylog creates: the copy holds the log's personal data.
-            do {
-                try files.createDirectory(
-                    atPath: destination, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-            } catch {
+            // 0700, as every store directory paylog creates: the copy holds the same personal data.
+            do { try Environment.makeDirectory(destination, withParents: true) } catch {
                 throw .backupFailed(destination: destination, reason: "the directory cannot be created (\(error))")
             }
         }

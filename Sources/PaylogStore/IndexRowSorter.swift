@@ -1,4 +1,5 @@
 import Foundation
+import LMDBKit
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -197,7 +198,8 @@ final class IndexRowSorter {
     /// Sorts what is in memory and writes it to a new run file.
     private func spill() throws {
         sortEntries()
-        if mkdir(directory, 0o755) != 0 && errno != EEXIST { throw SortedRowSource.failure("create \(directory)") }
+        // 0700: the runs hold the views' rows, inside the store directory.
+        do { try Environment.makeDirectory(directory) } catch { throw SortedRowSource.failure("create \(directory)") }
         let path = directory + "/\(runPrefix)-\(runs.count).bin"
         guard let (file, buffer) = SortedRowSource.open(path, mode: "wb") else {
             throw SortedRowSource.failure("create run file \(path)")

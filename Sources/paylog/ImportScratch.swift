@@ -1,4 +1,5 @@
 import Foundation
+import LMDBKit
 
 /// Where `paylog import-log` checks an export before writing it: a directory inside the store's, holding a scratch
 /// store (and standard input's copy when the export comes from there), named after the importing process so that
@@ -43,9 +44,10 @@ struct ImportScratch {
         Self.removeAbandoned(in: storeDirectory)
         try? manager.removeItem(atPath: path)
         do {
-            try manager.createDirectory(atPath: path, withIntermediateDirectories: true)
+            // 0700, like the store it is in: it holds a copy of the log being imported.
+            try Environment.makeDirectory(path, withParents: true)
         } catch {
-            throw CLIError("Cannot create the import's scratch directory \(path): \(error.localizedDescription)")
+            throw CLIError("Cannot create the import's scratch directory \(path): \(error)")
         }
     }
 

@@ -1,0 +1,43 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// Docs/operations.md, *Files and permissions*: a store directory paylog creates is 0700, whatever the umask lets
+/// others have (each command here runs under umask 022, which leaves a plain `mkdir` 0755).
+@Suite("store directories are created 0700")
+struct StoreDirectoryModeTests {
+    /// Runs `paylog arguments` under umask 022.
+    static func runUnderUmask022(_ arguments: [String]) throws -> PaylogProcess.Result {
+        try PaylogProcess.run(["-c", #"umask 022 && exec "$0" "$@""#, try PaylogProcess.binary()] + arguments, executable: "/bin/sh")
+    }
+
+    /// The permission bits of `path`.
+    static func mode(_ path: String) throws -> Int {
+        try #require(try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int)
+    }
+
+    @Test("paylog keys add creates the store directory, and those above it, 0700")
+    func keysAdd() throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        let store = dir.path + "/site/store"
+        let added = try Self.runUnderUmask022(["keys", "add", "--store", store, "--name", "ops", "--scopes", "read"])
+        #expect(added.status == 0, "\(added.stderr)")
+        #expect(try Self.mode(store) == 0o700)
+        #expect(try Self.mode(dir.path + "/site") == 0o700)
+        #expect(try Self.mode(store + "/service") == 0o700)
+    }
+
+    @Test("paylog backup creates its destination 0700: the copy holds the same personal data")
+    func backup() throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        let store = ["--store", dir.path + "/store"]
+        #expect(try Self.runUnderUmask022(["demo", "--payments", "5"] + store).status == 0)
+        #expect(try Self.mode(dir.path + "/store") == 0o700)
+        let backup = try Self.runUnderUmask022(["backup", dir.path + "/copies/monday"] + store)
+        #expect(backup.status == 0, "\(backup.stderr)")
+        #expect(try Self.mode(dir.path + "/copies/monday") == 0o700)
+        #expect(try Self.mode(dir.path + "/copies") == 0o700)
+    }
+}
