@@ -83,6 +83,31 @@ struct OpenAPIConformanceTests {
         #expect(covered.withLock { $0 } == Set(document.operations.map { "\($0.method) \($0.path)" }))
     }
 
+    @Test("Error.code lists exactly the codes the service sends, which are those of http-api.md's error table")
+    func errorCodes() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        // Every code the service's sources give an error: `code: "…"` (ServiceError) and `"code": "…"` (written out).
+        let sources = root.appendingPathComponent("Sources/PaylogService")
+        var sent: Set<String> = []
+        for name in try FileManager.default.contentsOfDirectory(atPath: sources.path) where name.hasSuffix(".swift") {
+            let text = try String(contentsOf: sources.appendingPathComponent(name), encoding: .utf8)
+            for match in text.matches(of: /(?:code: |"code": )"([a-z_]+)"/) { sent.insert(String(match.output.1)) }
+        }
+        // The codes in the second column of http-api.md's table under "## Errors".
+        let guide = try String(contentsOf: root.appendingPathComponent("Docs/http-api.md"), encoding: .utf8)
+        let errors = try #require(guide.components(separatedBy: "\n## Errors\n").dropFirst().first)
+        var tabled: Set<String> = []
+        for line in errors.split(separator: "\n").prefix(while: { !$0.hasPrefix("```") }) where line.hasPrefix("| 4") || line.hasPrefix("| 5") {
+            let cell = line.split(separator: "|")[1]
+            for match in cell.matches(of: /`([a-z_]+)`/) { tabled.insert(String(match.output.1)) }
+        }
+        let document = try OpenAPIDocument()
+        let enumerated = Set(try #require(document.errorCodes))
+        #expect(sent.count > 15)
+        #expect(enumerated == sent, "listed only: \(enumerated.subtracting(sent)); sent only: \(sent.subtracting(enumerated))")
+        #expect(tabled == sent, "tabled only: \(tabled.subtracting(sent)); sent only: \(sent.subtracting(tabled))")
+    }
+
     @Test("the validator itself rejects what does not match (so the conformance test can fail)")
     func validatorFails() throws {
         let document = try OpenAPIDocument()

@@ -24,6 +24,15 @@ struct OpenAPIDocument: @unchecked Sendable {  // immutable after init
         }.sorted { ($0.path, $0.method) < ($1.path, $1.method) }
     }
 
+    /// The values `components.schemas.Error.properties.error.properties.code.enum` lists; nil when it is missing.
+    var errorCodes: [String]? {
+        var node: Any? = root
+        for key in ["components", "schemas", "Error", "properties", "error", "properties", "code", "enum"] {
+            node = (node as? [String: Any])?[key]
+        }
+        return node as? [String]
+    }
+
     /// The response object documented for `status` on an operation, or nil when the status is undocumented.
     func response(method: String, path: String, status: Int) -> [String: Any]? {
         guard let item = (root["paths"] as? [String: Any])?[path] as? [String: Any],
