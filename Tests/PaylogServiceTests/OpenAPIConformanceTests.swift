@@ -85,16 +85,15 @@ struct OpenAPIConformanceTests {
 
     @Test("Error.code lists exactly the codes the service sends, which are those of http-api.md's error table")
     func errorCodes() throws {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         // Every code the service's sources give an error: `code: "…"` (ServiceError) and `"code": "…"` (written out).
-        let sources = root.appendingPathComponent("Sources/PaylogService")
+        let sources = RepositoryFiles.root.appendingPathComponent("Sources/PaylogService").path
         var sent: Set<String> = []
-        for name in try FileManager.default.contentsOfDirectory(atPath: sources.path) where name.hasSuffix(".swift") {
-            let text = try String(contentsOf: sources.appendingPathComponent(name), encoding: .utf8)
+        for name in try FileManager.default.contentsOfDirectory(atPath: sources) where name.hasSuffix(".swift") {
+            let text = try RepositoryFiles.text("Sources/PaylogService/" + name)
             for match in text.matches(of: /(?:code: |"code": )"([a-z_]+)"/) { sent.insert(String(match.output.1)) }
         }
         // The codes in the second column of http-api.md's table under "## Errors".
-        let guide = try String(contentsOf: root.appendingPathComponent("Docs/http-api.md"), encoding: .utf8)
+        let guide = try RepositoryFiles.text("Docs/http-api.md")
         let errors = try #require(guide.components(separatedBy: "\n## Errors\n").dropFirst().first)
         var tabled: Set<String> = []
         for line in errors.split(separator: "\n").prefix(while: { !$0.hasPrefix("```") }) where line.hasPrefix("| 4") || line.hasPrefix("| 5") {

@@ -8,10 +8,7 @@ struct OpenAPIDocument: @unchecked Sendable {  // immutable after init
     let root: [String: Any]
 
     init() throws {
-        let path = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("Docs/openapi.yaml").path
-        let text = try String(contentsOfFile: path, encoding: .utf8)
-        root = try Yams.load(yaml: text) as? [String: Any] ?? [:]
+        root = try Yams.load(yaml: try RepositoryFiles.text("Docs/openapi.yaml")) as? [String: Any] ?? [:]
     }
 
     /// Every documented `(METHOD, path template)`.

@@ -111,6 +111,27 @@ struct PaymentEndpointTests {
         }
     }
 
+    @Test("the JSON Lines examples of http-api.md are what the server answers, byte for byte")
+    func documentedReports() async throws {
+        let guide = try RepositoryFiles.text("Docs/http-api.md").components(separatedBy: "\n")
+        // The observations example: the lines `cat` writes, then the answer below the curl that sends them.
+        let start = try #require(guide.firstIndex { $0.hasPrefix("$ cat > observations.jsonl <<'JSONL'") })
+        let end = try #require(guide[start...].firstIndex(of: "JSONL"))
+        let sent = try #require(guide[end...].firstIndex { $0.contains("--data-binary @observations.jsonl") })
+        // The reconciliations example: the line given inline, then its answer.
+        let section = try #require(guide.firstIndex(of: "### `POST /v1/reconciliations`"))
+        let inline = try #require(guide[section...].firstIndex { $0.contains("--data-binary '") })
+        let report = try #require(guide[inline].split(separator: "'", omittingEmptySubsequences: false).dropFirst().first)
+        let harness = try ServiceHarness()
+        try await harness.run { client in
+            let observed = try await client.send(
+                .post, "/v1/observations", key: "ingest", body: guide[(start + 1)..<end].joined(separator: "\n") + "\n")
+            #expect(observed.body == guide[sent + 1])
+            let reconciled = try await client.send(.post, "/v1/reconciliations", key: "ingest", body: String(report))
+            #expect(reconciled.body == guide[inline + 1])
+        }
+    }
+
     @Test("Location percent-encodes the payment id, so following it reads that payment; a huge bad id is not echoed whole")
     func locationEncoded() async throws {
         let harness = try ServiceHarness()
