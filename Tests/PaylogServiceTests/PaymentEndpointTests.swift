@@ -132,11 +132,16 @@ struct PaymentEndpointTests {
         }
     }
 
-    @Test("Location percent-encodes the payment id, so following it reads that payment; a huge bad id is not echoed whole")
+    @Test("Location percent-encodes the payment id, dot segments too, so following it reads that payment; a huge bad id is not echoed whole")
     func locationEncoded() async throws {
         let harness = try ServiceHarness()
         try await harness.run { client in
-            for (id, path) in [("order/7", "/v1/payments/order%2F7"), ("p%41", "/v1/payments/p%2541"), ("a?b#c", "/v1/payments/a%3Fb%23c")] {
+            // A dot segment as it is would be resolved away by the client (`/v1/payments/..` is `/v1/`).
+            let ids = [
+                ("order/7", "/v1/payments/order%2F7"), ("p%41", "/v1/payments/p%2541"), ("a?b#c", "/v1/payments/a%3Fb%23c"),
+                (".", "/v1/payments/%2E"), ("..", "/v1/payments/%2E%2E"), ("...", "/v1/payments/..."),
+            ]
+            for (id, path) in ids {
                 let created = try await client.send(
                     .post, "/v1/payments", key: "ingest", body: #"{"payment":"\#(id)","url":"\#(Samples.sumupLaunch("ref-\(id.count)"))"}"#)
                 #expect(created.status == 201, "\(created.body)")
