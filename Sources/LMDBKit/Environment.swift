@@ -270,10 +270,10 @@ public final class Environment: @unchecked Sendable {
         }
     }
 
-    /// Writes a consistent copy of the environment's data file to `directory/data.mdb` (`mdb_env_copy2`): the
+    /// Writes a consistent copy of the environment's data file to `directory/data.mdb` (`mdb_env_copyfd2`): the
     /// snapshot of one read transaction, so it is safe beside writers in this and other processes, and the copy
-    /// holds exactly what was committed when it began. `directory` must exist and hold no `data.mdb` (LMDB
-    /// creates the file exclusively and refuses to overwrite one).
+    /// holds exactly what was committed when it began. `directory` must exist and hold no `data.mdb` (the file is
+    /// created exclusively: one there is never overwritten).
     ///
     /// With `compact`, only pages in use are written, each database's in key order, renumbered: the free pages
     /// are dropped and a database's leaves lie in the order a cursor reads them. Without it, the file is copied
@@ -522,20 +522,22 @@ public final class Environment: @unchecked Sendable {
     /// Allocates `lock.mdb`'s blocks before LMDB maps it. LMDB sizes the lock file with `ftruncate` and writes its
     /// reader table through the map, so on a full disk the first write into a page with no block behind it killed
     /// the process with SIGBUS (a new store, or a `paylog backup` copy, which holds no lock file). Reserved here,
-    /// a full disk is an `ENOSPC` error instead. The size covers LMDB's header and `readers` slots of 64 bytes,
-    /// rounded up to whole pages; a larger file only gives LMDB more reader slots. A lock file already that large
-    /// is left as it is.
+    /// a full disk is an `ENOSPC` error instead. The size is the one LMDB gives the file: its 192-byte header and
+    /// `readers` - 1 more slots of 64 bytes. A lock file LMDB already sized is reserved too, but a full disk then
+    /// leaves it to LMDB as before (a store that opened before must still open, for its reads above all).
     static func reserveLockFile(in path: String, readers: UInt32, mode: UInt32) throws(LMDBError) {
-        let bytes = (256 + Int(readers) * 64 + pageSize - 1) / pageSize * pageSize
+        let bytes = 192 + (Int(max(readers, 1)) - 1) * 64
         let descriptor = open(path + "/lock.mdb", O_RDWR | O_CREAT | O_CLOEXEC, mode_t(mode))
         // An error opening it (a directory in its place, no permission) is LMDB's to report, with its own words.
         guard descriptor >= 0 else { return }
         defer { closeDescriptor(descriptor) }
         var file = Glibc.stat()
-        if fstat(descriptor, &file) == 0, Int(file.st_size) >= bytes { return }
+        guard fstat(descriptor, &file) == 0 else { return }
+        let existed = file.st_size > 0
+        if Int(file.st_blocks) * 512 >= bytes { return }
         let code = posix_fallocate(descriptor, 0, off_t(bytes))
         // EINVAL / EOPNOTSUPP: a file system that cannot reserve blocks; LMDB then sizes the file as before.
-        if code != 0 && code != EINVAL && code != EOPNOTSUPP {
+        if code != 0 && code != EINVAL && code != EOPNOTSUPP && !existed {
             throw LMDBError.lmdb(code: code, operation: "reserve the lock file \(path)/lock.mdb")
         }
     }

@@ -2,8 +2,8 @@ import Crypto
 
 /// The SHA-256 of a callback's raw URL: what a ``Payment`` keeps of each callback it has recorded.
 ///
-/// A payment only needs its callbacks' URLs to recognise an identical one arriving again (a duplicate, recorded
-/// once) and to count them; the URLs themselves are evidence the log already keeps. Keeping the full URL in the
+/// A payment only needs its callbacks' URLs to recognise an identical one arriving again (a delivery of one already
+/// recorded, which changes nothing: ``CallbackReceived/isRedelivery``) and to count them; the URLs themselves are evidence the log already keeps. Keeping the full URL in the
 /// status view made a payment's row three times its size (a 220-byte Square callback in a 300-byte row), and every
 /// replay sorted, merged and wrote those copies. Two different URLs give the same fingerprint only by a SHA-256
 /// collision, so a distinct callback is never mistaken for a duplicate.

@@ -29,8 +29,9 @@ public struct Payment: Sendable, Hashable, Codable {
     public var failureReason: String?
     /// The number of events applied: the stream version.
     public var version: UInt64
-    /// The fingerprint (SHA-256) of every recorded callback's raw URL, in order: how an identical callback is
-    /// recognised as a duplicate. The URLs themselves are in the log (``CallbackFingerprint`` says why).
+    /// The fingerprint (SHA-256) of every distinct recorded callback's raw URL, in order: how an identical callback is
+    /// recognised as delivered again (a redelivery adds none). The URLs themselves are in the log
+    /// (``CallbackFingerprint`` says why).
     public var callbackFingerprints: [CallbackFingerprint]
     /// The first report line recorded for the payment (``ReportedCharge``), and every later one: how the same report
     /// row seen again is recognised (recorded once) while another amount or transaction is recorded. Two values,

@@ -9,17 +9,24 @@
 enum LenientURLEscaping {
     /// `raw` with each byte RFC 3986 does not allow where it stands percent-encoded (`%XX`, upper-case hex).
     ///
-    /// Kept as they are: letters, digits, `-._~`, the delimiters `:/?#@!$&'()*+,;=`, and `%` followed by two hex
-    /// digits. Escaped: any other byte (UTF-8 text byte by byte), a `%` not followed by two hex digits, `[` and `]`
-    /// (app-switch URLs have no IPv6 hosts), and every `#` after the first (the fragment holds no `#`).
+    /// Kept as they are: letters, digits, `-._~`, the delimiters `:/?#@!$&'()*+,;=`, `%` followed by two hex
+    /// digits, and `[` `]` inside the authority (an IPv6 host, `http://[::1]:8080/…`). Escaped: any other byte (UTF-8
+    /// text byte by byte), a `%` not followed by two hex digits, `[` and `]` elsewhere, and every `#` after the first
+    /// (the fragment holds no `#`).
     static func escape(_ raw: String) -> String {
         let bytes = Array(raw.utf8)
         var out: [UInt8] = []
         out.reserveCapacity(bytes.count + 16)
         var seenFragment = false
+        let authority = authorityRange(bytes)
         var index = 0
         while index < bytes.count {
             let byte = bytes[index]
+            if (byte == UInt8(ascii: "[") || byte == UInt8(ascii: "]")), authority.contains(index) {
+                out.append(byte)
+                index += 1
+                continue
+            }
             if byte == UInt8(ascii: "%"), index + 2 < bytes.count, isHex(bytes[index + 1]), isHex(bytes[index + 2]) {
                 out.append(contentsOf: bytes[index...(index + 2)])
                 index += 3
@@ -38,6 +45,18 @@ enum LenientURLEscaping {
             index += 1
         }
         return String(decoding: out, as: UTF8.self)
+    }
+
+    /// The byte offsets of the authority: after the scheme's `://`, up to the first `/`, `?` or `#` (empty without
+    /// a `://` right after a scheme).
+    private static func authorityRange(_ bytes: [UInt8]) -> Range<Int> {
+        guard let colon = bytes.firstIndex(of: UInt8(ascii: ":")), colon + 2 < bytes.count,
+            bytes[colon + 1] == UInt8(ascii: "/"), bytes[colon + 2] == UInt8(ascii: "/"),
+            !bytes[..<colon].contains(where: { "/?#".utf8.contains($0) })
+        else { return 0..<0 }
+        let start = colon + 3
+        let end = bytes[start...].firstIndex(where: { "/?#".utf8.contains($0) }) ?? bytes.count
+        return start..<end
     }
 
     private static func isHex(_ byte: UInt8) -> Bool {

@@ -15,7 +15,10 @@ struct ExpireCommand: AsyncParsableCommand {
     func run() async throws {
         var when = Timestamp.now()
         if let now {
-            guard let parsed = Timestamp(rfc3339: now) else { throw ValidationError("--now \(now) is not an RFC 3339 time.") }
+            guard let parsed = Timestamp(rfc3339: now) else {
+                if let advice = Timestamp.leapSecondAdvice(now) { throw ValidationError("--now \(now): \(advice).") }
+                throw ValidationError("--now \(now) is not an RFC 3339 time.")
+            }
             when = parsed
         }
         let workflow = try storeOptions.existingWorkflow(actor: "expire")

@@ -70,7 +70,7 @@ enum Output {
             print(try JSONText.encode(object))
         } else {
             let what = outcome.eventsAppended == 0
-                ? (outcome.wasAlreadyRecorded ? "already recorded; nothing appended" : "nothing to record (a duplicate)")
+                ? (outcome.wasAlreadyRecorded ? "already recorded; nothing appended" : "nothing to record (it repeats what is recorded)")
                 : "\(outcome.eventsAppended) event(s) appended"
             print("\(outcome.paymentID): \(what); status \(outcome.payment.status.rawValue), version \(outcome.payment.version)")
         }

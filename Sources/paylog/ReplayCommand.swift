@@ -44,6 +44,7 @@ struct ReplayCommand: AsyncParsableCommand {
         var cutoff = HistoryCutoff.all
         if let at {
             guard let parsed = HistoryCutoff(argument: at) else {
+                if let advice = Timestamp.leapSecondAdvice(at) { throw ValidationError("--at \(at): \(advice).") }
                 throw ValidationError("--at must be a version number or an RFC 3339 time (got \(at)).")
             }
             cutoff = parsed

@@ -15,6 +15,8 @@ struct LenientURLEscapingTests {
         #expect(LenientURLEscaping.escape("a://h?x=100%&y=%zz&z=%4") == "a://h?x=100%25&y=%25zz&z=%254")
         #expect(LenientURLEscaping.escape("a://h?n=Café{\"|\\}") == "a://h?n=Caf%C3%A9%7B%22%7C%5C%7D")
         #expect(LenientURLEscaping.escape("a://h?x=[1]#f#g") == "a://h?x=%5B1%5D#f%23g")
+        #expect(LenientURLEscaping.escape("http://[::1]:8080/cb?x=[a b]") == "http://[::1]:8080/cb?x=%5Ba%20b%5D",
+                "an IPv6 host keeps its brackets")
         let plain = "square-commerce-v1://payment/create?data=%7B%22a%22%3A1%7D&x=-._~:/?@!$&'()*+,;="
         #expect(LenientURLEscaping.escape(plain) == plain, "a URL that needs no escaping is unchanged")
     }
@@ -31,6 +33,14 @@ struct LenientURLEscapingTests {
         let parsed = try ParsedURL(url)
         #expect(parsed.notes.contains(.lenientURLParsing))
         #expect(parsed.items.first { $0.name == name }?.value == expected, "\(parsed.items)")
+    }
+
+    @Test("a URL with an IPv6 host that must be read leniently keeps its host and port")
+    func ipv6Host() throws {
+        let parsed = try ParsedURL(#"http://[::1]:8080/v1/callbacks/square?data={%22status%22:%22ok%22}"#)
+        #expect(parsed.host == "::1" || parsed.host == "[::1]", "\(String(describing: parsed.host))")
+        #expect(parsed.items.first { $0.name == "data" }?.value == #"{"status":"ok"}"#)
+        #expect(parsed.notes.contains(.lenientURLParsing))
     }
 
     @Test("a SumUp callback with a raw space routes by its echoed reference, decoded once")

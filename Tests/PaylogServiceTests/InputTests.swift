@@ -52,6 +52,7 @@ struct InputTests {
         (#"{"payment":"p1","url":"sumupmerchant://pay/1.0","provider":"sumup"}"#, "invalid_field", "\"provider\""),
         (#"{"payment":"p1","url":"notaurl at all"}"#, "unreadable_evidence", "not a URL"),
         (#"{"payment":"p1","url":"sumupmerchant://pay/1.0","at":"yesterday"}"#, "invalid_field", "\"at\""),
+        (#"{"payment":"p1","url":"sumupmerchant://pay/1.0","at":"2016-12-31T23:59:60Z"}"#, "invalid_field", "leap second"),
         (#"{"payment":"p1","provider":"sumup","amount":"1.00","currency":"EUR","callback_url":"x","client_id":"c","skip_screen_success":1}"#, "invalid_field", "\"skip_screen_success\""),
         (#"{"payment":"p1","url":"sumupmerchant://pay/1.0?amount=1.00&currency=EUR","skip_screen_success":true}"#, "invalid_field", "cannot be combined with \"url\""),
     ])
