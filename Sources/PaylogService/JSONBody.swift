@@ -52,9 +52,9 @@ struct JSONBody {
         return flag
     }
 
-    /// The `at` field as a time, or `received` (when the request was received) when absent.
-    func observedAt(default received: Timestamp) throws(ServiceError) -> Timestamp {
-        guard let text = try string("at") else { return received }
+    /// The `at` field as a time, or now when absent.
+    func observedAt() throws(ServiceError) -> Timestamp {
+        guard let text = try string("at") else { return .now() }
         guard let time = Timestamp(rfc3339: text) else {
             if let advice = Timestamp.leapSecondAdvice(text) { throw .invalidField("at", advice) }
             throw .invalidField("at", "must be an RFC 3339 time like 2026-11-22T09:15:02Z")

@@ -9,12 +9,9 @@ extension PaylogService {
     /// anything is recorded, and honours `Idempotency-Key` — a repeat of an answered request gets the stored
     /// answer (with `Idempotent-Replayed: true`) and runs nothing. A transient error (``ServiceError/isTransient``) is
     /// not stored: the retry it asks for runs again.
-    ///
-    /// `handle` gets the body and the time the request counts as received, the observed time of an observation
-    /// that gives no `at`: now, or, for a retry of a keyed request that got no answer, when the first attempt came.
     func post(
         _ request: Request, _ context: PaylogRequestContext, largeBody: Bool = false,
-        _ handle: ([UInt8], Timestamp) async throws -> Answer
+        _ handle: ([UInt8]) async throws -> Answer
     ) async throws -> Response {
         try context.require(.ingest)
         let reader = BodyReader(
@@ -23,7 +20,7 @@ extension PaylogService {
         let key = request.headers[HTTPField.Name("Idempotency-Key")!]
         if let key { try IdempotencyStore.validate(key) }
         let bytes = try await reader.collect(request)
-        guard let key else { return try await handle(bytes, .now()).response() }
+        guard let key else { return try await handle(bytes).response() }
         var hasher = SHA256()
         hasher.update(data: Data("\(request.method.rawValue) \(request.uri.path)?\(request.uri.query ?? "")\n".utf8))
         hasher.update(data: bytes)
@@ -34,10 +31,10 @@ extension PaylogService {
         switch try idempotency.begin(owner: owner, key: key, fingerprint: fingerprint) {
         case .replay(let stored):
             return Answer(stored: stored).response(replayed: true)
-        case .proceed(let receivedAt):
+        case .proceed:
             let answer: Answer
             do {
-                answer = try await handle(bytes, receivedAt)
+                answer = try await handle(bytes)
             } catch let error as ServiceError {
                 if error.isTransient {
                     // The client is told to retry it: stored, the retry would get this error back forever.

@@ -10,7 +10,7 @@ import PaylogWorkflow
 extension PaylogService {
     /// `POST /v1/payments`: build a launch URL and record `Requested`, or record an observed launch URL.
     func createPayment(_ request: Request, _ context: PaylogRequestContext) async throws -> Response {
-        try await post(request, context) { bytes, receivedAt in
+        try await post(request, context) { bytes in
             let buildFields: Set<String> = [
                 "provider", "amount", "currency", "callback_url", "client_id", "reference", "api_version", "title",
                 "notes", "location_id", "skip_screen_success",
@@ -18,7 +18,7 @@ extension PaylogService {
             let json = try JSONBody(bytes, allowed: buildFields.union(["payment", "url", "app_version", "at"]))
             let paymentID = try json.required("payment")
             do { _ = try PaymentID(paymentID) } catch { throw ServiceError.invalidField("payment", "is not a valid payment id: \(error)") }
-            let at = try json.observedAt(default: receivedAt)
+            let at = try json.observedAt()
             if let url = try json.string("url") {
                 // Any build field present, of whatever type: its type is not the problem, its presence is.
                 if let extra = buildFields.sorted().first(where: { json.has($0) }) {
@@ -44,18 +44,18 @@ extension PaylogService {
 
     /// `POST /v1/payments/{id}/app-switch`.
     func appSwitch(_ request: Request, _ context: PaylogRequestContext) async throws -> Response {
-        try await post(request, context) { bytes, receivedAt in
+        try await post(request, context) { bytes in
             let paymentID = try PaylogService.paymentParameter(context)
             let json = try JSONBody(bytes.isEmpty ? Array("{}".utf8) : bytes, allowed: ["at", "note"])
             let outcome = try await recordObservation(
-                .appSwitch(payment: paymentID, at: try json.observedAt(default: receivedAt), note: try json.string("note") ?? ""), endpoint: "app-switch")
+                .appSwitch(payment: paymentID, at: try json.observedAt(), note: try json.string("note") ?? ""), endpoint: "app-switch")
             return try outcomeAnswer(outcome)
         }
     }
 
     /// `POST /v1/payments/{id}/callbacks`: a callback URL exactly as received.
     func callback(_ request: Request, _ context: PaylogRequestContext) async throws -> Response {
-        try await post(request, context) { bytes, receivedAt in
+        try await post(request, context) { bytes in
             let paymentID = try PaylogService.paymentParameter(context)
             let json = try JSONBody(bytes, allowed: ["url", "provider", "at"])
             var provider: Provider?
@@ -66,7 +66,7 @@ extension PaylogService {
                 provider = value
             }
             let outcome = try await recordObservation(
-                .callback(payment: paymentID, at: try json.observedAt(default: receivedAt), url: try json.required("url"), provider: provider),
+                .callback(payment: paymentID, at: try json.observedAt(), url: try json.required("url"), provider: provider),
                 endpoint: "callbacks")
             return try outcomeAnswer(outcome)
         }
@@ -78,7 +78,7 @@ extension PaylogService {
     /// a body refused for its size (413) or its slowness (408) must record nothing.
     func observations(_ request: Request, _ context: PaylogRequestContext, defaultKind: String?) async throws -> Response {
         let endpoint = defaultKind == nil ? "observations" : "reconciliations"
-        return try await post(request, context, largeBody: true) { body, _ in
+        return try await post(request, context, largeBody: true) { body in
             var report = IngestReport()
             var number = 0
             let start = DispatchTime.now().uptimeNanoseconds

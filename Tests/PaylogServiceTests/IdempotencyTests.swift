@@ -1,10 +1,8 @@
 import Foundation
-import PaylogStore
 @testable import PaylogService
 import HummingbirdTesting
 import Synchronization
 import Testing
-import TestSupport
 
 @Suite("HTTP: Idempotency-Key")
 struct IdempotencyTests {
@@ -173,46 +171,5 @@ struct IdempotencyTests {
             #expect(try reopened.eventCount() == 1)
         }
         harness.directory.remove()
-    }
-
-    @Test("a keyed request that got no answer (the server died) is retried as received the first time, and its claim checks the body")
-    func claimSurvivesACrash() throws {
-        let directory = TemporaryDirectory("paylog-claims")
-        defer { directory.remove() }
-        let first = Timestamp(rfc3339: "2026-11-22T09:00:00Z")!
-        let later = Timestamp(rfc3339: "2026-11-22T09:05:00Z")!
-        do {
-            let database = try ServiceDatabase(storePath: directory.path)
-            defer { database.close() }
-            guard case .proceed(let receivedAt) = try IdempotencyStore(database: database).begin(
-                owner: "o", key: "k", fingerprint: "f", now: first)
-            else { Issue.record("a new key must proceed"); return }
-            #expect(receivedAt == first)
-            // No finish: the process dies after the append, before the answer is stored.
-        }
-        let database = try ServiceDatabase(storePath: directory.path)
-        defer { database.close() }
-        let store = IdempotencyStore(database: database)
-        #expect(throws: ServiceError.self, "another body under the claimed key is refused") {
-            _ = try store.begin(owner: "o", key: "k", fingerprint: "g", now: later)
-        }
-        guard case .proceed(let retried) = try store.begin(owner: "o", key: "k", fingerprint: "f", now: later) else {
-            Issue.record("the retry must proceed")
-            return
-        }
-        #expect(retried == first, "observed when the first attempt came, so it is recognised as already recorded")
-        let answer = StoredResponse(fingerprint: "f", status: 200, body: Data("{}".utf8), headers: [:], answeredAt: later.rfc3339)
-        store.finish(owner: "o", key: "k", response: answer)
-        guard case .replay(let stored) = try store.begin(owner: "o", key: "k", fingerprint: "f", now: later) else {
-            Issue.record("an answered key must replay")
-            return
-        }
-        #expect(stored == answer)
-        // Another owner's key of the same name is its own.
-        guard case .proceed(let other) = try store.begin(owner: "p", key: "k", fingerprint: "x", now: later) else {
-            Issue.record("another owner's key must proceed")
-            return
-        }
-        #expect(other == later)
     }
 }
