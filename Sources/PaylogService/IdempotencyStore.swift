@@ -11,7 +11,8 @@ import Synchronization
 /// first is answered. The same key with a different method, path or body is refused with 422.
 ///
 /// If the process dies between the append and storing the answer, the client saw no answer and retries;
-/// the retry runs again and appends nothing, because every event id is derived from the observation.
+/// the retry runs again and appends nothing, because every event id is derived from the observation: from its `at`,
+/// or, for a request without one, from the `Idempotency-Key` (``PaylogService/post(_:_:largeBody:_:)``).
 final class IdempotencyStore: Sendable {
     let database: ServiceDatabase
     private let inFlight = Mutex<Set<String>>([])

@@ -9,9 +9,13 @@ extension PaylogService {
     /// anything is recorded, and honours `Idempotency-Key` — a repeat of an answered request gets the stored
     /// answer (with `Idempotent-Replayed: true`) and runs nothing. A transient error (``ServiceError/isTransient``) is
     /// not stored: the retry it asks for runs again.
+    ///
+    /// `handle` gets the body and, when the request carries an `Idempotency-Key`, the retry key of its observation
+    /// (``PaylogWorkflow/PaymentWorkflow/record(_:payment:observedAt:evidence:correlationID:retryKey:)``): the API
+    /// key's id and the `Idempotency-Key`, for an observation that gives no `at`.
     func post(
         _ request: Request, _ context: PaylogRequestContext, largeBody: Bool = false,
-        _ handle: ([UInt8]) async throws -> Answer
+        _ handle: ([UInt8], String?) async throws -> Answer
     ) async throws -> Response {
         try context.require(.ingest)
         let reader = BodyReader(
@@ -20,7 +24,7 @@ extension PaylogService {
         let key = request.headers[HTTPField.Name("Idempotency-Key")!]
         if let key { try IdempotencyStore.validate(key) }
         let bytes = try await reader.collect(request)
-        guard let key else { return try await handle(bytes).response() }
+        guard let key else { return try await handle(bytes, nil).response() }
         var hasher = SHA256()
         hasher.update(data: Data("\(request.method.rawValue) \(request.uri.path)?\(request.uri.query ?? "")\n".utf8))
         hasher.update(data: bytes)
@@ -34,7 +38,7 @@ extension PaylogService {
         case .proceed:
             let answer: Answer
             do {
-                answer = try await handle(bytes)
+                answer = try await handle(bytes, owner + "\u{0}" + key)
             } catch let error as ServiceError {
                 if error.isTransient {
                     // The client is told to retry it: stored, the retry would get this error back forever.

@@ -10,7 +10,7 @@ import PaylogWorkflow
 extension PaylogService {
     /// `POST /v1/payments`: build a launch URL and record `Requested`, or record an observed launch URL.
     func createPayment(_ request: Request, _ context: PaylogRequestContext) async throws -> Response {
-        try await post(request, context) { bytes in
+        try await post(request, context) { bytes, retryKey in
             let buildFields: Set<String> = [
                 "provider", "amount", "currency", "callback_url", "client_id", "reference", "api_version", "title",
                 "notes", "location_id", "skip_screen_success",
@@ -25,7 +25,8 @@ extension PaylogService {
                     throw ServiceError.invalidField(extra, "cannot be combined with \"url\": send either an observed launch URL or the fields to build one")
                 }
                 let outcome = try await recordObservation(
-                    .request(payment: paymentID, at: at, url: url, appVersion: try json.string("app_version")), endpoint: "payments")
+                    .request(payment: paymentID, at: at, url: url, appVersion: try json.string("app_version")), endpoint: "payments",
+                    retryKey: try json.string("at") == nil ? retryKey : nil)
                 return try outcomeAnswer(outcome, created: true)
             }
             let spec = try launchSpec(json, paymentID: paymentID)
@@ -44,18 +45,19 @@ extension PaylogService {
 
     /// `POST /v1/payments/{id}/app-switch`.
     func appSwitch(_ request: Request, _ context: PaylogRequestContext) async throws -> Response {
-        try await post(request, context) { bytes in
+        try await post(request, context) { bytes, retryKey in
             let paymentID = try PaylogService.paymentParameter(context)
             let json = try JSONBody(bytes.isEmpty ? Array("{}".utf8) : bytes, allowed: ["at", "note"])
             let outcome = try await recordObservation(
-                .appSwitch(payment: paymentID, at: try json.observedAt(), note: try json.string("note") ?? ""), endpoint: "app-switch")
+                .appSwitch(payment: paymentID, at: try json.observedAt(), note: try json.string("note") ?? ""), endpoint: "app-switch",
+                retryKey: try json.string("at") == nil ? retryKey : nil)
             return try outcomeAnswer(outcome)
         }
     }
 
     /// `POST /v1/payments/{id}/callbacks`: a callback URL exactly as received.
     func callback(_ request: Request, _ context: PaylogRequestContext) async throws -> Response {
-        try await post(request, context) { bytes in
+        try await post(request, context) { bytes, retryKey in
             let paymentID = try PaylogService.paymentParameter(context)
             let json = try JSONBody(bytes, allowed: ["url", "provider", "at"])
             var provider: Provider?
@@ -67,7 +69,7 @@ extension PaylogService {
             }
             let outcome = try await recordObservation(
                 .callback(payment: paymentID, at: try json.observedAt(), url: try json.required("url"), provider: provider),
-                endpoint: "callbacks")
+                endpoint: "callbacks", retryKey: try json.string("at") == nil ? retryKey : nil)
             return try outcomeAnswer(outcome)
         }
     }
@@ -78,7 +80,7 @@ extension PaylogService {
     /// a body refused for its size (413) or its slowness (408) must record nothing.
     func observations(_ request: Request, _ context: PaylogRequestContext, defaultKind: String?) async throws -> Response {
         let endpoint = defaultKind == nil ? "observations" : "reconciliations"
-        return try await post(request, context, largeBody: true) { body in
+        return try await post(request, context, largeBody: true) { body, _ in
             var report = IngestReport()
             var number = 0
             let start = DispatchTime.now().uptimeNanoseconds
@@ -114,11 +116,12 @@ extension PaylogService {
         }
     }
 
-    /// Records one observation, timing the append and counting findings.
-    func recordObservation(_ observation: Observation, endpoint: String) async throws -> RecordOutcome {
+    /// Records one observation, timing the append and counting findings. `retryKey`: the request's, when it gives no
+    /// `at` (see ``post(_:_:largeBody:_:)``).
+    func recordObservation(_ observation: Observation, endpoint: String, retryKey: String? = nil) async throws -> RecordOutcome {
         let start = DispatchTime.now().uptimeNanoseconds
         let outcome: RecordOutcome
-        do { outcome = try await workflow.record(observation) } catch { throw failure(error) }
+        do { outcome = try await workflow.record(observation, retryKey: retryKey) } catch { throw failure(error) }
         metrics.append(endpoint: endpoint, nanoseconds: DispatchTime.now().uptimeNanoseconds - start, events: outcome.eventsAppended)
         countFindings(outcome)
         return outcome

@@ -6,9 +6,10 @@ import PaylogStore
 extension PaymentWorkflow {
     /// Routes and records one observation. Rejects only what cannot be understood or routed; a request or
     /// callback that breaks its provider's contract is recorded as observed (the replay checker judges it).
-    public func record(_ observation: Observation) async throws(WorkflowError) -> RecordOutcome {
+    /// `retryKey`: see ``record(_:payment:observedAt:evidence:correlationID:retryKey:)``.
+    public func record(_ observation: Observation, retryKey: String? = nil) async throws(WorkflowError) -> RecordOutcome {
         let (command, payment, at, evidence) = try resolve(observation, reading: StoreReading(store: store))
-        return try await record(command, payment: payment, observedAt: at, evidence: evidence)
+        return try await record(command, payment: payment, observedAt: at, evidence: evidence, retryKey: retryKey)
     }
 
     /// Routes and records one observation like ``record(_:)``, inside `session`.

@@ -36,12 +36,17 @@ public struct PaymentWorkflow: Sendable {
 
     /// Records `command` on payment `paymentID`, observed at `observedAt`. `evidence` identifies the
     /// observation (the raw URL or line) for idempotency.
+    ///
+    /// `retryKey`: a key the sender gives every attempt of one observation whose time it did not say (an HTTP
+    /// `Idempotency-Key`, when the request has no `at`), so `observedAt` is only when this attempt came. The
+    /// observation is then identified by the key instead of that time: a retry after the first attempt's answer was
+    /// lost (the server died before storing it) is recognised as recorded, not taken for a new observation.
     public func record(
         _ command: PaymentCommand, payment paymentID: String, observedAt: Timestamp?, evidence: String,
-        correlationID: String = ""
+        correlationID: String = "", retryKey: String? = nil
     ) async throws(WorkflowError) -> RecordOutcome {
-        try await record(payment: paymentID, observedAt: observedAt, correlationID: correlationID) { (_) throws(WorkflowError) in
-            (command, evidence)
+        try await record(payment: paymentID, observedAt: observedAt, correlationID: correlationID, retryKey: retryKey) {
+            (_) throws(WorkflowError) in (command, evidence)
         }
     }
 
@@ -51,13 +56,14 @@ public struct PaymentWorkflow: Sendable {
     /// after another writer moved the payment on, the observation may have to be told anew (a build-mode request
     /// sent twice at once takes the reference the first one recorded, ``requestLaunch(_:observedAt:)``).
     func record(
-        payment paymentID: String, observedAt: Timestamp?, correlationID: String = "",
+        payment paymentID: String, observedAt: Timestamp?, correlationID: String = "", retryKey: String? = nil,
         _ observation: (Payment?) throws(WorkflowError) -> (command: PaymentCommand, evidence: String)
     ) async throws(WorkflowError) -> RecordOutcome {
         let reading = StoreReading(store: store)
         for _ in 0..<20 {
             let plan = try self.plan(
-                payment: paymentID, observedAt: observedAt, correlationID: correlationID, reading: reading, observation)
+                payment: paymentID, observedAt: observedAt, correlationID: correlationID, reading: reading,
+                retryKey: retryKey, observation)
             switch plan {
             case .done(let outcome):
                 return outcome
@@ -114,9 +120,12 @@ public struct PaymentWorkflow: Sendable {
 
     /// ``plan(_:payment:observedAt:evidence:correlationID:reading:known:)`` of the observation `observation` gives
     /// for the payment as read here: what it decides and the version its append expects come from the same read.
+    ///
+    /// `retryKey` identifies the observation instead of `observedAt` (see
+    /// ``record(_:payment:observedAt:evidence:correlationID:retryKey:)``).
     func plan(
         payment paymentID: String, observedAt: Timestamp?, correlationID: String, reading: some PaymentReading,
-        known: ObservationIdentity? = nil,
+        known: ObservationIdentity? = nil, retryKey: String? = nil,
         _ observation: (Payment?) throws(WorkflowError) -> (command: PaymentCommand, evidence: String)
     ) throws(WorkflowError) -> RecordPlan {
         let current: Payment?
@@ -128,7 +137,9 @@ public struct PaymentWorkflow: Sendable {
             throw .store(.corruptRecord(position: 0, reason: "the status view does not decode: \(error)"))
         }
         let (command, evidence) = try observation(current)
-        let identity = known?.digest ?? PaymentWorkflow.identity(paymentID, command: command, observedAt: observedAt, evidence: evidence)
+        let identity = known?.digest ?? retryKey.map {
+            PaymentWorkflow.identity(paymentID, command: command, observedAt: nil, evidence: evidence + "\u{0}retry-key\u{0}" + $0)
+        } ?? PaymentWorkflow.identity(paymentID, command: command, observedAt: observedAt, evidence: evidence)
         // An observation already recorded is recognised by its first event id before deciding again.
         let firstID = known?.firstEventID ?? PaymentWorkflow.eventID(identity, index: 0)
         if let existing = try? reading.event(id: firstID), existing.streamID == paymentID,

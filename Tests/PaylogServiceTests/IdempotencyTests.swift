@@ -172,4 +172,35 @@ struct IdempotencyTests {
         }
         harness.directory.remove()
     }
+
+    @Test("a keyed request without at whose answer was lost (the server died before storing it) appends nothing on retry")
+    func lostAnswerRetry() async throws {
+        let harness = try ServiceHarness()
+        let secret = try #require(harness.keys["ingest"])
+        let owner = try #require(APIKeyStore(database: harness.database).authenticate(secret)).id
+        try await harness.run { client in
+            #expect(try await client.send(.post, "/v1/payments", key: "ingest", body: #"{"payment":"r1","url":"\#(Samples.sumupLaunch("r1"))"}"#).status == 201)
+            let requests: [(path: String, body: String)] = [
+                ("/v1/payments/r1/app-switch", #"{"note":"to SumUp"}"#),
+                ("/v1/payments/r1/callbacks", #"{"url":"\#(Samples.sumupCallback("r1"))"}"#),
+            ]
+            for (index, request) in requests.enumerated() {
+                let key = "lost-\(index)"
+                let first = try await client.send(.post, request.path, key: "ingest", body: request.body, idempotencyKey: key)
+                #expect(first.json["events_appended"] as? Int == 1, "\(first.body)")
+                let events = try harness.eventCount()
+                // The server died after the append and before the answer was stored: no answer is kept.
+                try harness.database.environment.write { txn in
+                    _ = try txn.delete(IdempotencyStore.recordKey(owner: owner, key: key), in: harness.database.idempotency)
+                }
+                let retry = try await client.send(.post, request.path, key: "ingest", body: request.body, idempotencyKey: key)
+                #expect(retry.headers[.init("Idempotent-Replayed")!] == nil, "it ran again")
+                #expect(retry.json["events_appended"] as? Int == 0 && retry.json["already_recorded"] as? Bool == true, "\(retry.body)")
+                #expect(try harness.eventCount() == events, "\(request.path): no second switch, no callback 'delivered again'")
+            }
+            // Without a key, the same callback later is a delivery of its own.
+            let unkeyed = try await client.send(.post, "/v1/payments/r1/callbacks", key: "ingest", body: requests[1].body)
+            #expect(unkeyed.json["events_appended"] as? Int == 1, "\(unkeyed.body)")
+        }
+    }
 }
