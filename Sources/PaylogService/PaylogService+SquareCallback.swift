@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import PaylogDomain
 import PaylogPresentation
+import PaylogProviders
 import PaylogWorkflow
 
 extension PaylogService {
@@ -20,10 +21,19 @@ extension PaylogService {
             throw ServiceError.invalidParameter("data", "is given \(values.count) times: Square sends one result")
         }
         let data = String(first)
-        guard let object = try? JSONSerialization.jsonObject(with: Data(data.utf8)) as? [String: Any] else {
+        guard (try? JSONSerialization.jsonObject(with: Data(data.utf8)) as? [String: Any]) != nil else {
             throw ServiceError.invalidParameter("data", "must be the JSON object Square sends")
         }
-        guard let state = object["state"] as? String, (1...128).contains(state.utf8.count) else {
+        // Without a configured base, the address the server listens on: the bound port, which `port: 0` leaves to
+        // the system.
+        let base = configuration.publicBaseURL ?? "http://\(configuration.host):\(listening.value ?? configuration.port)"
+        let observedURL = base + request.uri.description
+        // The state as the recorded callback will be read (its echoed reference): read otherwise (a `state` key given
+        // twice, one reader taking the first and another the last), the check below would guard one state while the
+        // log recorded another, and the guarded one stayed open to replays.
+        guard let state = (try? Providers.parseCallback(observedURL, provider: .square))?.reference,
+            (1...128).contains(state.utf8.count)
+        else {
             throw ServiceError.notFound("No payment waits for this callback.")
         }
         let unknown = ServiceError.notFound("No payment waits for this callback (unknown or already used state).")
@@ -32,10 +42,6 @@ extension PaylogService {
         guard let paymentID = try readView({ try workflow.route("ref:\(state)") }),
             try readView({ try workflow.awaitsCallback(echoing: state, from: .square, payment: paymentID) })
         else { throw unknown }
-        // Without a configured base, the address the server listens on: the bound port, which `port: 0` leaves to
-        // the system.
-        let base = configuration.publicBaseURL ?? "http://\(configuration.host):\(listening.value ?? configuration.port)"
-        let observedURL = base + request.uri.description
         // The "no callback echoing this state yet" check again, inside the write: two callbacks for one state
         // arriving together both pass the read above, and only the first may be recorded.
         let start = DispatchTime.now().uptimeNanoseconds

@@ -138,6 +138,27 @@ struct SquareWebCallbackTests {
         }
     }
 
+    @Test("a data object naming state twice is checked as it is recorded (the first), so it cannot replay the other")
+    func repeatedStateKey() async throws {
+        let harness = try ServiceHarness()
+        try await harness.run { client in
+            let created = try await client.send(.post, "/v1/payments", key: "ingest", body: Samples.squareBuild("p1"))
+            let state = try #require(created.json["reference"] as? String)
+            let before = try harness.eventCount()
+            // The first `state` is a junk one, the last the payment's: as recorded, the callback echoes the first.
+            for attempt in 0..<3 {
+                let forged = #"{"status":"ok","transaction_id":"tx-forged-\#(attempt)","client_transaction_id":"c","state":"junk","state":"\#(state)"}"#
+                #expect(try await client.send(.get, Self.callbackURI(data: forged)).status == 404, "attempt \(attempt)")
+            }
+            #expect(try harness.eventCount() == before)
+            // With the payment's state first, it is the one checked and recorded: once.
+            let real = #"{"status":"ok","transaction_id":"tx-1","client_transaction_id":"c","state":"\#(state)","state":"junk"}"#
+            #expect(try await client.send(.get, Self.callbackURI(data: real)).status == 200)
+            #expect(try await client.send(.get, Self.callbackURI(state: state, transaction: "tx-again")).status == 404)
+            #expect(try harness.eventCount() == before + 1)
+        }
+    }
+
     @Test("HEAD on the callback records nothing (405): a link previewer must not use up Square's state")
     func headRecordsNothing() async throws {
         let harness = try ServiceHarness()
