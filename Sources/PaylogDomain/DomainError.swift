@@ -30,7 +30,7 @@ public enum DomainError: Error, Sendable, Hashable, CustomStringConvertible {
                 + "split the payment or check the input"
         case .invalidPaymentID(let text, let reason):
             return "payment id \(text.debugDescription) is invalid: \(reason); "
-                + "use 1–\(PaymentID.maximumLength) printable ASCII characters without spaces"
+                + "use 1–\(PaymentID.maximumLength) printable ASCII characters without spaces, other than . and .."
         }
     }
 }

@@ -1,4 +1,5 @@
-/// The identifier paylog gives a payment: 1–128 printable ASCII characters (`!`…`~`), no spaces.
+/// The identifier paylog gives a payment: 1–128 printable ASCII characters (`!`…`~`), no spaces, and not `.` or `..`
+/// (a URL path cannot name them: clients resolve such a segment away, even percent-encoded).
 ///
 /// It is embedded into callback URLs (`paylog_payment=<id>`) so that a callback routes back to its payment.
 public struct PaymentID: Sendable, Hashable, Codable, Comparable, CustomStringConvertible {
@@ -11,7 +12,7 @@ public struct PaymentID: Sendable, Hashable, Codable, Comparable, CustomStringCo
     /// Creates an identifier after validating it.
     ///
     /// - Throws: ``DomainError/invalidPaymentID(_:reason:)`` when `rawValue` is empty, longer than
-    ///   ``maximumLength`` or contains a character outside `0x21`…`0x7E`.
+    ///   ``maximumLength``, contains a character outside `0x21`…`0x7E`, or is `.` or `..`.
     public init(_ rawValue: String) throws(DomainError) {
         let scalars = rawValue.unicodeScalars
         guard !scalars.isEmpty else { throw .invalidPaymentID(rawValue, reason: "it is empty") }
@@ -21,6 +22,9 @@ public struct PaymentID: Sendable, Hashable, Codable, Comparable, CustomStringCo
         if let bad = scalars.first(where: { $0.value < 0x21 || $0.value > 0x7E }) {
             let hex = String(bad.value, radix: 16, uppercase: true)
             throw .invalidPaymentID(rawValue, reason: "it contains U+\(hex)")
+        }
+        if rawValue == "." || rawValue == ".." {
+            throw .invalidPaymentID(rawValue, reason: "a URL path cannot name it (clients resolve `.` and `..` away)")
         }
         self.rawValue = rawValue
     }

@@ -10,19 +10,19 @@ enum LenientURLEscaping {
     /// `raw` with each byte RFC 3986 does not allow where it stands percent-encoded (`%XX`, upper-case hex).
     ///
     /// Kept as they are: letters, digits, `-._~`, the delimiters `:/?#@!$&'()*+,;=`, `%` followed by two hex
-    /// digits, and `[` `]` inside the authority (an IPv6 host, `http://[::1]:8080/…`). Escaped: any other byte (UTF-8
-    /// text byte by byte), a `%` not followed by two hex digits, `[` and `]` elsewhere, and every `#` after the first
-    /// (the fragment holds no `#`).
+    /// digits, and the `[` `]` enclosing an IPv6 host (`http://[::1]:8080/…`). Escaped: any other byte (UTF-8 text
+    /// byte by byte), a `%` not followed by two hex digits, any other `[` and `]`, and every `#` after the first (the
+    /// fragment holds no `#`).
     static func escape(_ raw: String) -> String {
         let bytes = Array(raw.utf8)
         var out: [UInt8] = []
         out.reserveCapacity(bytes.count + 16)
         var seenFragment = false
-        let authority = authorityRange(bytes)
+        let hostBrackets = ipv6HostBrackets(bytes)
         var index = 0
         while index < bytes.count {
             let byte = bytes[index]
-            if (byte == UInt8(ascii: "[") || byte == UInt8(ascii: "]")), authority.contains(index) {
+            if hostBrackets.contains(index) {
                 out.append(byte)
                 index += 1
                 continue
@@ -47,16 +47,20 @@ enum LenientURLEscaping {
         return String(decoding: out, as: UTF8.self)
     }
 
-    /// The byte offsets of the authority: after the scheme's `://`, up to the first `/`, `?` or `#` (empty without
-    /// a `://` right after a scheme).
-    private static func authorityRange(_ bytes: [UInt8]) -> Range<Int> {
+    /// The offsets of the `[` and `]` enclosing an IPv6 host: the host (after the scheme's `://` and any
+    /// `userinfo@`, up to the first `/`, `?` or `#`) starts with `[` and holds a `]`. Empty for any other URL.
+    private static func ipv6HostBrackets(_ bytes: [UInt8]) -> Set<Int> {
         guard let colon = bytes.firstIndex(of: UInt8(ascii: ":")), colon + 2 < bytes.count,
             bytes[colon + 1] == UInt8(ascii: "/"), bytes[colon + 2] == UInt8(ascii: "/"),
             !bytes[..<colon].contains(where: { "/?#".utf8.contains($0) })
-        else { return 0..<0 }
+        else { return [] }
         let start = colon + 3
         let end = bytes[start...].firstIndex(where: { "/?#".utf8.contains($0) }) ?? bytes.count
-        return start..<end
+        let host = (bytes[start..<end].lastIndex(of: UInt8(ascii: "@")).map { $0 + 1 }) ?? start
+        guard host < end, bytes[host] == UInt8(ascii: "["),
+            let close = bytes[host..<end].firstIndex(of: UInt8(ascii: "]"))
+        else { return [] }
+        return [host, close]
     }
 
     private static func isHex(_ byte: UInt8) -> Bool {

@@ -168,17 +168,14 @@ extension PaylogService {
     }
 
     /// The path of payment `id`'s resource, the inverse of ``paymentParameter(_:)``: every byte but RFC 3986's
-    /// unreserved characters percent-encoded, so that `order/7` is `/v1/payments/order%2F7` and `p%41` stays `p%41`.
-    /// The ids `.` and `..` have their dots encoded too (`%2E%2E`): as they are, a client resolves the segment away
-    /// (RFC 3986 §5.2.4), and `/v1/payments/..` is followed to `/v1/`.
+    /// unreserved characters percent-encoded, so that `order/7` is `/v1/payments/order%2F7` and `p%41` is `p%2541`.
+    /// (No payment is `.` or `..`, ``PaylogDomain/PaymentID``: a client resolves such a segment away, encoded or not.)
     static func paymentPath(_ id: String) -> String {
         var unreserved = CharacterSet(charactersIn: "-._~")
         unreserved.formUnion(CharacterSet(charactersIn: "a"..."z"))
         unreserved.formUnion(CharacterSet(charactersIn: "A"..."Z"))
         unreserved.formUnion(CharacterSet(charactersIn: "0"..."9"))
-        let segment = id == "." || id == ".." ? id.replacingOccurrences(of: ".", with: "%2E")
-            : (id.addingPercentEncoding(withAllowedCharacters: unreserved) ?? id)
-        return "/v1/payments/" + segment
+        return "/v1/payments/" + (id.addingPercentEncoding(withAllowedCharacters: unreserved) ?? id)
     }
 
     /// The `cursor` parameter: the last payment id of the previous page.

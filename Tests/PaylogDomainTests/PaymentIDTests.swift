@@ -14,7 +14,7 @@ struct PaymentIDTests {
 
     @Test(
         "rejects empty, too long, spaces, controls and non-ASCII",
-        arguments: ["", String(repeating: "x", count: 129), "a b", "a\tb", "a\u{7F}", "é", "a\u{0}"])
+        arguments: ["", String(repeating: "x", count: 129), "a b", "a\tb", "a\u{7F}", "é", "a\u{0}", ".", ".."])
     func rejects(_ text: String) {
         #expect(throws: DomainError.self) { try PaymentID(text) }
     }
@@ -44,8 +44,8 @@ struct PaymentIDTests {
     func arbitrary() async {
         await propertyCheck(input: Gen.latin1.string(of: 0...140)) { text in
             let scalars = text.unicodeScalars
-            let valid =
-                !scalars.isEmpty && scalars.count <= 128 && scalars.allSatisfy { (0x21...0x7E).contains($0.value) }
+            let valid = !scalars.isEmpty && scalars.count <= 128 && scalars.allSatisfy { (0x21...0x7E).contains($0.value) }
+                && text != "." && text != ".."
             #expect(((try? PaymentID(text)) != nil) == valid)
         }
     }

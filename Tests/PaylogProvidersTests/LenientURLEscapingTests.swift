@@ -17,6 +17,10 @@ struct LenientURLEscapingTests {
         #expect(LenientURLEscaping.escape("a://h?x=[1]#f#g") == "a://h?x=%5B1%5D#f%23g")
         #expect(LenientURLEscaping.escape("http://[::1]:8080/cb?x=[a b]") == "http://[::1]:8080/cb?x=%5Ba%20b%5D",
                 "an IPv6 host keeps its brackets")
+        #expect(LenientURLEscaping.escape("http://u@[::1]/cb?m=a b") == "http://u@[::1]/cb?m=a%20b")
+        #expect(LenientURLEscaping.escape("myshop://ret[1]?m=a b") == "myshop://ret%5B1%5D?m=a%20b",
+                "brackets that enclose no host are escaped, as before")
+        #expect(LenientURLEscaping.escape("myshop://user[x]@ret?m=a b") == "myshop://user%5Bx%5D@ret?m=a%20b")
         let plain = "square-commerce-v1://payment/create?data=%7B%22a%22%3A1%7D&x=-._~:/?@!$&'()*+,;="
         #expect(LenientURLEscaping.escape(plain) == plain, "a URL that needs no escaping is unchanged")
     }
