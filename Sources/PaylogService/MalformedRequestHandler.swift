@@ -11,8 +11,10 @@ import PaylogPresentation
 ///
 /// Without it, Hummingbird answers such a request with an empty 400 before any route or middleware sees it, so
 /// the client learns nothing of what to fix. An error inside a body is left to the route reading it
-/// (`malformed_body`). One that follows pipelined requests whose responses are not all written yet is answered
-/// after the last of them, since a response cannot be written into the middle of another.
+/// (`malformed_body`), unless that request is already answered (say, 401 before its body was read): then the
+/// connection is closed, since a request gets one answer. One that follows pipelined requests whose responses are
+/// not all written yet is answered after the last of them, since a response cannot be written into the middle of
+/// another.
 final class MalformedRequestHandler: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPRequestPart
     typealias InboundOut = HTTPRequestPart
@@ -27,6 +29,8 @@ final class MalformedRequestHandler: ChannelDuplexHandler, RemovableChannelHandl
     private var readingBody = false
     /// The parser's error waiting for the responses before it to be written.
     private var pending: HTTPParserError?
+    /// A request's body could not be read: the connection ends once that request has its answer.
+    private var bodyUnreadable = false
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         switch unwrapInboundIn(data) {
@@ -42,6 +46,14 @@ final class MalformedRequestHandler: ChannelDuplexHandler, RemovableChannelHandl
     }
 
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+        if bodyUnreadable, responsesEnded == requestsRead {
+            // A response to no request: Hummingbird's empty 400 for a body it could not read after the route had
+            // answered (a 401 before reading it, or the route's own `malformed_body`). A request gets one answer; the
+            // connection, whose bytes can no longer be framed, is closed instead.
+            promise?.succeed(())
+            if case .end = unwrapOutboundIn(data) { context.close(promise: nil) }
+            return
+        }
         guard case .end = unwrapOutboundIn(data) else {
             context.write(data, promise: promise)
             return
@@ -55,6 +67,11 @@ final class MalformedRequestHandler: ChannelDuplexHandler, RemovableChannelHandl
     }
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        if error is HTTPParserError, readingBody {
+            // Left to the route reading the body (`malformed_body`); but once the request has its answer, whatever
+            // Hummingbird writes for it after is dropped (see ``write(context:data:promise:)``).
+            bodyUnreadable = true
+        }
         guard let parserError = error as? HTTPParserError, !readingBody, pending == nil else {
             context.fireErrorCaught(error)
             return

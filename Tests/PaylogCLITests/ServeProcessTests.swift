@@ -70,9 +70,21 @@ struct ServeProcessTests {
         // A body whose framing cannot be read is the client's error: 400, not a 500 logged as the server's.
         let malformed = "POST /v1/observations HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer \(key)\r\n"
             + "Transfer-Encoding: xchunked\r\n\r\n5\r\nhello\r\n0\r\n\r\n"
-        let refused = try Self.exchange(malformed, port: port)
+        let refused = try Self.exchange(malformed, port: port, untilClosed: true)
         #expect(refused.hasPrefix("HTTP/1.1 400"), "\(refused)")
         #expect(refused.contains("malformed_body"))
+        // Status lines, not the words "HTTP/1.1" in a message.
+        let answers = { (text: String) in
+            text.components(separatedBy: "HTTP/1.1 ").dropFirst().filter { $0.prefix(3).allSatisfy(\.isNumber) && $0.count >= 3 }.count
+        }
+        #expect(answers(refused) == 1, "one answer, then the connection closes: \(refused)")
+        // A request answered before its body is read (no key: 401) whose body cannot be read gets that one answer,
+        // not an empty 400 after it.
+        let unreadable = try Self.exchange(
+            "POST /v1/payments HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\nhello\r\n0\r\n\r\n",
+            port: port, untilClosed: true)
+        #expect(unreadable.hasPrefix("HTTP/1.1 401"), "\(unreadable)")
+        #expect(answers(unreadable) == 1, "one answer: \(unreadable)")
         #expect(try await Self.request("http://127.0.0.1:\(port)/health").status == 200)
     }
 
