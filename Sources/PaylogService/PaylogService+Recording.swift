@@ -32,7 +32,11 @@ extension PaylogService {
             let spec = try launchSpec(json, paymentID: paymentID)
             let start = DispatchTime.now().uptimeNanoseconds
             let launch: LaunchOutcome
-            do { launch = try await workflow.requestLaunch(spec, observedAt: at) } catch let error as WorkflowError { throw failure(error) }
+            do {
+                launch = try await workflow.requestLaunch(spec, observedAt: at, retryKey: try json.string("at") == nil ? retryKey : nil)
+            } catch let error as WorkflowError {
+                throw failure(error)
+            }
             metrics.append(endpoint: "payments", nanoseconds: DispatchTime.now().uptimeNanoseconds - start, events: launch.outcome.eventsAppended)
             countFindings(launch.outcome)
             var object = outcomeObject(launch.outcome)

@@ -29,7 +29,13 @@ extension PaymentWorkflow {
     /// A given reference that already routes to another payment is refused: its callbacks (Square's web callback is
     /// routed by the `state` alone) would go to the payment that took it last, so a client could take over another
     /// payment's callback by naming its reference.
-    public func requestLaunch(_ spec: LaunchSpec, observedAt: Timestamp) async throws(WorkflowError) -> LaunchOutcome {
+    ///
+    /// `retryKey` (an HTTP `Idempotency-Key`, for a request that gives no time): the request is identified by it
+    /// instead of its time and URL, so a retry after the first attempt's answer was lost records nothing and answers
+    /// the URL and reference that attempt recorded, not a newly minted one.
+    public func requestLaunch(
+        _ spec: LaunchSpec, observedAt: Timestamp, retryKey: String? = nil
+    ) async throws(WorkflowError) -> LaunchOutcome {
         var spec = spec
         if spec.provider == .izettle && spec.title == nil { spec.title = "Payment \(spec.paymentID.rawValue)" }
         if let given = spec.reference, let owner = try? route("ref:\(given)"), owner != spec.paymentID.rawValue {
@@ -39,7 +45,9 @@ extension PaymentWorkflow {
         }
         let minted = PaymentWorkflow.takesReference(spec) ? PaymentWorkflow.mintReference() : nil
         var built = (url: "", reference: String?.none)
-        let outcome = try await record(payment: spec.paymentID.rawValue, observedAt: observedAt) { payment throws(WorkflowError) in
+        let outcome = try await record(
+            payment: spec.paymentID.rawValue, observedAt: observedAt, retryKey: retryKey
+        ) { payment throws(WorkflowError) in
             // The payment as this attempt read it, whose version the append expects: a request recorded after that
             // read is not in its references, but then the append is refused and the next attempt finds it.
             var attempt = spec
@@ -53,10 +61,26 @@ extension PaymentWorkflow {
                 throw .refusedLaunch("\(error)")
             }
             built = (url, attempt.reference)
-            return (.request(request, builtByPaylog: true), url)
+            // With a retry key, the URL (its minted reference new on every attempt) is not the request's identity.
+            return (.request(request, builtByPaylog: true), retryKey == nil ? url : PaymentWorkflow.builtLaunchEvidence)
+        }
+        if let retryKey, outcome.wasAlreadyRecorded {
+            // The attempt whose answer was lost recorded its own URL: answer that one.
+            let identity = PaymentWorkflow.identity(
+                spec.paymentID.rawValue, kind: "request", observedAt: nil,
+                evidence: PaymentWorkflow.retried(PaymentWorkflow.builtLaunchEvidence, key: retryKey))
+            if case .requested(let recorded)? = try? store.event(id: PaymentWorkflow.eventID(identity, index: 0))
+                .flatMap({ try EventCodec.decode($0) })
+            {
+                built = (recorded.launchURL, recorded.reference)
+            }
         }
         return LaunchOutcome(outcome: outcome, launchURL: built.url, reference: built.reference)
     }
+
+    /// What identifies a launch URL paylog builds for a request with a retry key, in place of the URL (whose minted
+    /// reference is new on every attempt).
+    static let builtLaunchEvidence = "a launch URL built by paylog"
 
     /// Whether a reference may be minted for `spec`: not for a SumUp app that declares a version below 1.53, which
     /// does not know `foreign-tx-id` (contract §3; the field is optional). Its callbacks come back on the

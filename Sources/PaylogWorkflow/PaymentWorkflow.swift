@@ -138,7 +138,7 @@ public struct PaymentWorkflow: Sendable {
         }
         let (command, evidence) = try observation(current)
         let identity = known?.digest ?? retryKey.map {
-            PaymentWorkflow.identity(paymentID, command: command, observedAt: nil, evidence: evidence + "\u{0}retry-key\u{0}" + $0)
+            PaymentWorkflow.identity(paymentID, command: command, observedAt: nil, evidence: PaymentWorkflow.retried(evidence, key: $0))
         } ?? PaymentWorkflow.identity(paymentID, command: command, observedAt: observedAt, evidence: evidence)
         // An observation already recorded is recognised by its first event id before deciding again.
         let firstID = known?.firstEventID ?? PaymentWorkflow.eventID(identity, index: 0)
@@ -197,6 +197,12 @@ public struct PaymentWorkflow: Sendable {
         case .expire: "expire"
         }
         return identity(paymentID, kind: kind, observedAt: observedAt, evidence: evidence)
+    }
+
+    /// The evidence part of the identity of an observation a retry key identifies in place of its time (see
+    /// ``record(_:payment:observedAt:evidence:correlationID:retryKey:)``).
+    static func retried(_ evidence: String, key: String) -> String {
+        evidence + "\u{0}retry-key\u{0}" + key
     }
 
     /// A stable digest of one observation of `kind` (the command's name: `request`, `app_switch`, `callback`,

@@ -198,6 +198,18 @@ struct IdempotencyTests {
                 #expect(retry.json["events_appended"] as? Int == 0 && retry.json["already_recorded"] as? Bool == true, "\(retry.body)")
                 #expect(try harness.eventCount() == events, "\(request.path): no second switch, no callback 'delivered again'")
             }
+            // A build-mode request: the retry answers the reference and URL the lost answer carried.
+            let build = try await client.send(.post, "/v1/payments", key: "ingest", body: Samples.squareBuild("b1"), idempotencyKey: "lost-build")
+            #expect(build.status == 201, "\(build.body)")
+            let events = try harness.eventCount()
+            try harness.database.environment.write { txn in
+                _ = try txn.delete(IdempotencyStore.recordKey(owner: owner, key: "lost-build"), in: harness.database.idempotency)
+            }
+            let again = try await client.send(.post, "/v1/payments", key: "ingest", body: Samples.squareBuild("b1"), idempotencyKey: "lost-build")
+            #expect(again.status == 200 && again.json["events_appended"] as? Int == 0, "\(again.body)")
+            #expect(again.json["reference"] as? String == build.json["reference"] as? String)
+            #expect(again.json["launch_url"] as? String == build.json["launch_url"] as? String)
+            #expect(try harness.eventCount() == events)
             // Without a key, the same callback later is a delivery of its own.
             let unkeyed = try await client.send(.post, "/v1/payments/r1/callbacks", key: "ingest", body: requests[1].body)
             #expect(unkeyed.json["events_appended"] as? Int == 1, "\(unkeyed.body)")
