@@ -3,10 +3,11 @@ import Crypto
 /// The SHA-256 of a callback's raw URL: what a ``Payment`` keeps of each callback it has recorded.
 ///
 /// A payment only needs its callbacks' URLs to recognise an identical one arriving again (a delivery of one already
-/// recorded, which changes nothing: ``CallbackReceived/isRedelivery``) and to count them; the URLs themselves are evidence the log already keeps. Keeping the full URL in the
-/// status view made a payment's row three times its size (a 220-byte Square callback in a 300-byte row), and every
-/// replay sorted, merged and wrote those copies. Two different URLs give the same fingerprint only by a SHA-256
-/// collision, so a distinct callback is never mistaken for a duplicate.
+/// recorded, which changes nothing: ``CallbackReceived/isRedelivery``) and to count them; the URLs themselves are
+/// evidence the log already keeps. Keeping the full URL in the status view made a payment's row three times its size (a
+/// 220-byte Square callback in a 300-byte row), and every replay sorted, merged and wrote those copies. Two different
+/// URLs give the same fingerprint only by a SHA-256 collision, so a distinct callback is never mistaken for a
+/// duplicate.
 ///
 /// The four words hold the digest's bytes in order (byte 0 is the most significant byte of the first word).
 public struct CallbackFingerprint: Sendable, Hashable {

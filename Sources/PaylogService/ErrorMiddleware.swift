@@ -1,11 +1,11 @@
 import Hummingbird
 import Logging
 
-/// Turns every error into paylog's JSON error shape. Errors that are not the client's (anything but a
-/// ``ServiceError`` or Hummingbird's own 404, 405 and 413) are logged in full and answered with a bare 500 that
-/// carries a request id to quote, never a stack trace or an internal path. (Hummingbird throws no other 4xx on the
-/// paths paylog uses; one would be a fault of paylog's, and every code sent is one Docs/openapi.yaml lists.) A path that no route serves is a 404; a path
-/// served only with other methods is a 405 naming them in `Allow` (``RouteTable``); a path with an empty segment
+/// Turns every error into paylog's JSON error shape. Errors that are not the client's (anything but a ``ServiceError``
+/// or Hummingbird's own 404, 405 and 413) are logged in full and answered with a bare 500 that carries a request id to
+/// quote, never a stack trace or an internal path. (Hummingbird throws no other 4xx on the paths paylog uses; one would
+/// be a fault of paylog's, and every code sent is one Docs/openapi.yaml lists.) A path that no route serves is a 404; a
+/// path served only with other methods is a 405 naming them in `Allow` (``RouteTable``); a path with an empty segment
 /// inside it (`//`) is a 404 before any route sees it.
 struct ErrorMiddleware: RouterMiddleware {
     typealias Context = PaylogRequestContext

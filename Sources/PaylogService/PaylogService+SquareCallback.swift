@@ -6,10 +6,11 @@ import PaylogProviders
 import PaylogWorkflow
 
 extension PaylogService {
-    /// `GET /v1/callbacks/square?data=…`: Square Register's web-app callback. Square cannot send an API key, so
-    /// the request is trusted only through its `state`: the unguessable reference paylog minted for the request.
-    /// An unknown state, or one a recorded callback already echoes (a replay), is answered 404 and nothing is
-    /// appended; a payment retried with a new state waits for a callback echoing that one. The callback is recorded as observed: `<public_base_url><path>?<query>` byte for byte.
+    /// `GET /v1/callbacks/square?data=…`: Square Register's web-app callback. Square cannot send an API key, so the
+    /// request is trusted only through its `state`: the unguessable reference paylog minted for the request. An unknown
+    /// state, or one a recorded callback already echoes (a replay), is answered 404 and nothing is appended; a payment
+    /// retried with a new state waits for a callback echoing that one. The callback is recorded as observed:
+    /// `<public_base_url><path>?<query>` byte for byte.
     func squareWebCallback(_ request: Request, _ context: PaylogRequestContext) async throws -> Response {
         let values = request.uri.queryParameters.getAll("data")
         guard let first = values.first else {

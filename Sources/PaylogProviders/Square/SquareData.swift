@@ -3,12 +3,12 @@ import PaylogDomain
 
 /// The JSON object carried in a Square URL's `data` item, and the URL's other query items.
 ///
-/// The value is first read as an ordinary query item, the first `data` item when there are several (noted as a
-/// repeated item, like any other: the first occurrence is the one read). When that fails — the value held unescaped `&`
-/// (integrators following the doc's `URLQueryAllowedCharacterSet` advice leave `& + = /` unescaped), or the
-/// callback URL had its own query joined with `?` — every `data=` that starts an item (at the start of the
-/// query or after `&` or `?`) is tried in turn, taking everything after it as the value; the first that
-/// decodes to a JSON object wins, and the text before it is read as the URL's own query.
+/// The value is first read as an ordinary query item, the first `data` item when there are several (noted as a repeated
+/// item, like any other: the first occurrence is the one read). When that fails — the value held unescaped `&`
+/// (integrators following the doc's `URLQueryAllowedCharacterSet` advice leave `& + = /` unescaped), or the callback
+/// URL had its own query joined with `?` — every `data=` that starts an item (at the start of the query or after `&` or
+/// `?`) is tried in turn, taking everything after it as the value; the first that decodes to a JSON object wins, and
+/// the text before it is read as the URL's own query.
 struct SquareData {
     /// The decoded JSON object.
     var object: [String: JSONValue]
