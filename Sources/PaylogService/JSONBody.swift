@@ -52,6 +52,12 @@ struct JSONBody {
         return flag
     }
 
+    /// `key` (the request's retry key, see ``PaylogService/post(_:_:largeBody:_:)``) when the body gives no `at`, the
+    /// observation's time then being only when this attempt came; nil when it gives one, which identifies it.
+    func retryKey(_ key: String?) -> String? {
+        has("at") ? nil : key
+    }
+
     /// The `at` field as a time, or now when absent.
     func observedAt() throws(ServiceError) -> Timestamp {
         guard let text = try string("at") else { return .now() }

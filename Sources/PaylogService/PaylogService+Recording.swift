@@ -26,14 +26,14 @@ extension PaylogService {
                 }
                 let outcome = try await recordObservation(
                     .request(payment: paymentID, at: at, url: url, appVersion: try json.string("app_version")), endpoint: "payments",
-                    retryKey: try json.string("at") == nil ? retryKey : nil)
+                    retryKey: json.retryKey(retryKey))
                 return try outcomeAnswer(outcome, created: true)
             }
             let spec = try launchSpec(json, paymentID: paymentID)
             let start = DispatchTime.now().uptimeNanoseconds
             let launch: LaunchOutcome
             do {
-                launch = try await workflow.requestLaunch(spec, observedAt: at, retryKey: try json.string("at") == nil ? retryKey : nil)
+                launch = try await workflow.requestLaunch(spec, observedAt: at, retryKey: json.retryKey(retryKey))
             } catch let error as WorkflowError {
                 throw failure(error)
             }
@@ -54,7 +54,7 @@ extension PaylogService {
             let json = try JSONBody(bytes.isEmpty ? Array("{}".utf8) : bytes, allowed: ["at", "note"])
             let outcome = try await recordObservation(
                 .appSwitch(payment: paymentID, at: try json.observedAt(), note: try json.string("note") ?? ""), endpoint: "app-switch",
-                retryKey: try json.string("at") == nil ? retryKey : nil)
+                retryKey: json.retryKey(retryKey))
             return try outcomeAnswer(outcome)
         }
     }
@@ -73,7 +73,7 @@ extension PaylogService {
             }
             let outcome = try await recordObservation(
                 .callback(payment: paymentID, at: try json.observedAt(), url: try json.required("url"), provider: provider),
-                endpoint: "callbacks", retryKey: try json.string("at") == nil ? retryKey : nil)
+                endpoint: "callbacks", retryKey: json.retryKey(retryKey))
             return try outcomeAnswer(outcome)
         }
     }

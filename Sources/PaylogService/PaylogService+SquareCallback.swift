@@ -13,7 +13,7 @@ extension PaylogService {
     /// `<public_base_url><path>?<query>` byte for byte.
     func squareWebCallback(_ request: Request, _ context: PaylogRequestContext) async throws -> Response {
         let values = request.uri.queryParameters.getAll("data")
-        guard let first = values.first else {
+        guard !values.isEmpty else {
             throw ServiceError.invalidParameter("data", "is required: Square sends the transaction result as ?data={…}")
         }
         // The state is checked in the first; the recorded URL holds them all, and the provider's reading of a
@@ -21,20 +21,17 @@ extension PaylogService {
         guard values.count == 1 else {
             throw ServiceError.invalidParameter("data", "is given \(values.count) times: Square sends one result")
         }
-        let data = String(first)
-        guard (try? JSONSerialization.jsonObject(with: Data(data.utf8)) as? [String: Any]) != nil else {
-            throw ServiceError.invalidParameter("data", "must be the JSON object Square sends")
-        }
         // Without a configured base, the address the server listens on: the bound port, which `port: 0` leaves to
         // the system.
         let base = configuration.publicBaseURL ?? "http://\(configuration.host):\(listening.value ?? configuration.port)"
         let observedURL = base + request.uri.description
-        // The state as the recorded callback will be read (its echoed reference): read otherwise (a `state` key given
-        // twice, one reader taking the first and another the last), the check below would guard one state while the
-        // log recorded another, and the guarded one stayed open to replays.
-        guard let state = (try? Providers.parseCallback(observedURL, provider: .square))?.reference,
-            (1...128).contains(state.utf8.count)
-        else {
+        // Read as the recorded callback will be read, its state included (its echoed reference): read otherwise (a
+        // `state` key given twice, one reader taking the first and another the last), the check below would guard one
+        // state while the log recorded another, and the guarded one stayed open to replays.
+        guard let callback = try? Providers.parseCallback(observedURL, provider: .square) else {
+            throw ServiceError.invalidParameter("data", "must be the JSON object Square sends")
+        }
+        guard let state = callback.reference, (1...128).contains(state.utf8.count) else {
             throw ServiceError.notFound("No payment waits for this callback.")
         }
         let unknown = ServiceError.notFound("No payment waits for this callback (unknown or already used state).")
