@@ -49,10 +49,17 @@ public final class Environment: @unchecked Sendable {
     public let staleReadersCleared: Int
 
     /// Opens (creating when needed, unless ``EnvironmentOptions/readOnly``) the environment in directory `path`.
+    ///
+    /// A durable environment (not ``EnvironmentOptions/noSync``) that this creates has its directory's entries
+    /// flushed before this returns (``syncDirectory(_:)``), so the first commit's `fsync` leaves nothing of the new
+    /// store to the file system's goodwill: the new `data.mdb` is named on disk before anything is acknowledged in it.
     public init(path: String, options: EnvironmentOptions = EnvironmentOptions()) throws(LMDBError) {
+        var creatingDataFile = false
         if !options.readOnly {
             try Environment.makeDirectory(path)
             try Environment.reserveLockFile(in: path, readers: options.maxReaders, mode: options.fileMode)
+            var file = Glibc.stat()
+            creatingDataFile = !options.noSync && stat(path + "/data.mdb", &file) != 0 && errno == ENOENT
         }
         let canonical = Environment.canonicalize(path)
         let inserted = Environment.openPaths.withLock { $0.insert(canonical).inserted }
@@ -87,6 +94,12 @@ public final class Environment: @unchecked Sendable {
             throw LMDBError.unfinishedCreation(path: path, fileBytes: bytes)
         }
         if code != 0 { throw fail(code, "open of \(path)") }
+        if creatingDataFile {
+            do { try Environment.syncDirectory(path) } catch {
+                release()
+                throw error
+            }
+        }
         var dead: Int32 = 0
         code = mdb_reader_check(handle, &dead)
         if code != 0 { throw fail(code, "reader check") }
@@ -289,14 +302,12 @@ public final class Environment: @unchecked Sendable {
         closeDescriptor(file)
         if code == -1 { throw LMDBError.closed }
         try LMDBError.check(code, "copy to \(directory)")
-        for path in [directory + "/data.mdb", directory] {
-            let descriptor = open(path, O_RDONLY)
-            guard descriptor >= 0 else {
-                throw LMDBError.lmdb(code: errno, operation: "open of \(path) to flush the copy")
-            }
-            defer { closeDescriptor(descriptor) }
-            guard fsync(descriptor) == 0 else { throw LMDBError.lmdb(code: errno, operation: "fsync of \(path)") }
-        }
+        let copied = directory + "/data.mdb"
+        let descriptor = open(copied, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw LMDBError.lmdb(code: errno, operation: "open of \(copied) to flush the copy") }
+        defer { closeDescriptor(descriptor) }
+        guard fsync(descriptor) == 0 else { throw LMDBError.lmdb(code: errno, operation: "fsync of \(copied)") }
+        try Environment.syncDirectory(directory)
     }
 
     /// Flushes buffers to disk. Needed only for environments opened with ``EnvironmentOptions/noSync``.
