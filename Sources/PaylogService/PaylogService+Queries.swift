@@ -79,8 +79,11 @@ extension PaylogService {
         }
         let steps = try readView { try PaymentHistory.steps(of: id, in: store, upTo: cutoff) }
         let personal = context.apiKey?.allows(.audit) ?? false
+        let notes = try readView { try PaymentAudit.notesByPosition(of: id, in: store, includePersonalData: personal) }
         return try Answer(
-            .ok, HistoryJSON.object(steps, payment: id, cutoff: query["at"].map(String.init), includePersonalData: personal))
+            .ok,
+            HistoryJSON.object(
+                steps, payment: id, cutoff: query["at"].map(String.init), includePersonalData: personal, notes: notes))
     }
 
     /// `GET /v1/analytics?from=DAY&to=DAY`: one cell per day × provider × currency.

@@ -97,6 +97,21 @@ public enum PaymentAudit {
         }
     }
 
+    /// Each event's audit notes (``AuditEntry/notes``) by log position, for the events that have any: what
+    /// `paylog replay --payment` and `GET /v1/payments/{id}/replay` print beside each step, so that the payment as it
+    /// stood at a moment reads as its audit does. A note depends only on the events before it, so the notes of the
+    /// steps up to a cutoff are those of the whole timeline's first steps.
+    public static func notesByPosition(
+        of paymentID: String, in store: EventStore, includePersonalData: Bool = true
+    ) throws -> [UInt64: [String]] {
+        var notes: [UInt64: [String]] = [:]
+        for entry in try entries(of: paymentID, in: store, includePersonalData: includePersonalData)
+        where !entry.notes.isEmpty {
+            notes[entry.event.position] = entry.notes
+        }
+        return notes
+    }
+
     /// The provider whose report `line` is, read from the recorded line (every report line names it); nil when the
     /// line no longer reads as one.
     static func reportProvider(of line: Reconciled) -> Provider? {
@@ -130,7 +145,7 @@ public enum PaymentAudit {
     }
 
     /// `reason` with each `µs N` (a time in microseconds, as an expiry's reason gives it) written as an RFC 3339 time.
-    static func readable(_ reason: String) -> String {
+    public static func readable(_ reason: String) -> String {
         guard let marker = reason.range(of: "µs ") else { return reason }
         let digits = reason[marker.upperBound...].prefix { $0.isASCII && $0.isNumber }
         guard let microseconds = Int64(digits) else { return reason }

@@ -31,13 +31,17 @@ struct AuditCommand: ParsableCommand {
         print("audit of payment \(payment): \(entries.count) event(s)")
         for entry in entries {
             print("")
-            print("#\(entry.event.position) v\(entry.event.version) \(entry.event.type)  observed \(entry.event.observedAt?.rfc3339 ?? "-")  recorded \(entry.event.recordedAt.rfc3339)  by \(entry.event.actor)  hash \(entry.event.hashHex.prefix(16))…")
-            if let evidence = entry.evidence { print("  evidence: \(evidence)") }
+            print("#\(entry.event.position) v\(entry.event.version) \(entry.event.type)  observed \(entry.event.observedAt?.rfc3339 ?? "-")  recorded \(entry.event.recordedAt.rfc3339)  by \(TerminalText.escaped(entry.event.actor))  hash \(entry.event.hashHex.prefix(16))…")
+            // Wire values pass through TerminalText: printed raw, an ESC or CR in one would rewrite the line.
+            if let evidence = entry.evidence { print("  evidence: \(TerminalText.escaped(evidence))") }
             if let reading = entry.reading, !reading.isEmpty {
-                print("  reads as: " + reading.sorted(by: { $0.key < $1.key }).map { "\($0.key)=\($0.value)" }.joined(separator: "  "))
+                let pairs = reading.sorted(by: { $0.key < $1.key }).map { "\($0.key)=\($0.value)" }
+                print("  reads as: " + TerminalText.escaped(pairs.joined(separator: "  ")))
             }
-            for note in entry.notes { print("  note: \(note)") }
-            for finding in entry.findings { print("  \(finding.severity.rawValue.uppercased()) [\(finding.rule)] \(finding.message)") }
+            for note in entry.notes { print("  note: \(TerminalText.escaped(note))") }
+            for finding in entry.findings {
+                print("  \(finding.severity.rawValue.uppercased()) [\(finding.rule)] \(TerminalText.escaped(finding.message))")
+            }
             print("  → status \(entry.state.status.rawValue)")
         }
     }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import PaylogDomain
+import PaylogPresentation
 import PaylogStore
 import PaylogWorkflow
 
@@ -31,7 +32,7 @@ struct DemoCommand: AsyncParsableCommand {
         print("Recording \(plan.lines.count) observations of \(payments) payments into \(workflow.store.path) …")
         let report = await workflow.ingest(lines: plan.lines)
         print("ingest: \(report.accepted) accepted, \(report.rejected) rejected, \(report.eventsAppended) events appended")
-        for error in report.errors.prefix(5) { print("  line \(error.line): \(error.message)") }
+        for error in report.errors.prefix(5) { print("  line \(error.line): \(TerminalText.escaped(error.message))") }
         let expiry = Timestamp(microseconds: day.start.microseconds + 3 * 24 * 3600 * 1_000_000)
         let expired = try await workflow.expireOffline(now: expiry)
         print("expire (as of \(expiry)): \(expired.count) offline payment(s) never reconciled → failed")

@@ -1,11 +1,13 @@
 import Foundation
+import PaylogPresentation
 import PaylogStore
 
 /// Renders recorded events for people (one line each) and machines (JSON objects).
 enum EventFormatting {
     static func line(_ event: RecordedEvent) -> String {
         let observed = event.observedAt.map { " observed \($0)" } ?? ""
-        let tags = event.tags.map { $0.isEmpty ? "" : "  tags \($0.joined(separator: " "))" } ?? ""
+        // Tags hold wire values (transaction ids): escaped, so that a control character in one cannot rewrite the line.
+        let tags = event.tags.map { $0.isEmpty ? "" : "  tags \(TerminalText.escaped($0.joined(separator: " ")))" } ?? ""
         return "#\(event.position)  \(event.streamID) v\(event.version)  \(event.type)  recorded \(event.recordedAt)\(observed)  \(event.payloadByteCount) B\(tags)  \(event.hashHex.prefix(12))…"
     }
 

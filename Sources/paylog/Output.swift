@@ -6,7 +6,10 @@ import PaylogWorkflow
 
 /// Renders payments and reports as readable tables or JSON.
 enum Output {
+    /// Lays out `rows` under `header` in columns; each cell passes through ``TerminalText/escaped(_:)`` first (cells
+    /// hold wire values: transaction ids, error codes).
     static func table(_ header: [String], _ rows: [[String]]) -> String {
+        let rows = rows.map { $0.map(TerminalText.escaped) }
         var widths = header.map(\.count)
         for row in rows { for (i, cell) in row.enumerated() { widths[i] = max(widths[i], cell.count) } }
         func line(_ cells: [String]) -> String {
@@ -43,7 +46,7 @@ enum Output {
             print(try JSONText.encode(encodable: report))
         } else {
             print(summary)
-            for error in report.errors { print("line \(error.line): \(error.message)") }
+            for error in report.errors { print("line \(error.line): \(TerminalText.escaped(error.message))") }
             if report.errorsOmitted > 0 { print("… and \(report.errorsOmitted) more rejected line(s), not listed") }
         }
         if let stopped = report.stoppedAtLine {

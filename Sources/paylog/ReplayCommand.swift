@@ -50,9 +50,13 @@ struct ReplayCommand: AsyncParsableCommand {
             cutoff = parsed
         }
         let steps: [HistoryStep]
-        do { steps = try PaymentHistory.steps(of: payment, in: store, upTo: cutoff) } catch {
+        let notes: [UInt64: [String]]
+        do {
+            steps = try PaymentHistory.steps(of: payment, in: store, upTo: cutoff)
+            notes = try PaymentAudit.notesByPosition(of: payment, in: store)
+        } catch {
             throw storeOptions.historyError(error, payment: payment)
         }
-        try ReplayPaymentOutput.print(steps, payment: payment, cutoff: at, json: json)
+        try ReplayPaymentOutput.print(steps, payment: payment, cutoff: at, notes: notes, json: json)
     }
 }
