@@ -1,13 +1,17 @@
 import LMDBKit
 
 extension EventStore {
-    /// Rebuilds every inline projection blue/green while the store stays in use: a new generation of each view is
-    /// built from the log beside the live one, in chunks that take turns with appends on the writer thread; the
-    /// live view keeps serving readers and keeps being updated; once the new view has caught up with the head,
-    /// one transaction makes it live. Readers never see a half-built view.
+    /// Rebuilds every inline projection blue/green while this process goes on using the store: a new generation of
+    /// each view is built from the log beside the live one, in chunks that take turns with appends on the writer
+    /// thread; the live view keeps serving readers and keeps being updated; once the new view has caught up with the
+    /// head, one transaction makes it live. Readers never see a half-built view.
+    ///
+    /// Other processes cannot follow a swap (each keeps the live generation in memory), so the rebuild needs the
+    /// store to itself: it fails with ``EventStoreError/viewsInUse(operation:)`` when another process has the store
+    /// open, and holds the ``ViewsLock`` exclusive until it ends, so that an open in another process waits for it.
     ///
     /// A ``StreamFoldingProjection`` is first built by folding its streams in memory during one log-order read up
-    /// to the head as it was when the rebuild began (two threads, each reading half of the log; rows sorted, then
+    /// to the head as it was when the rebuild began (two threads taking ranges of the log in turn; rows sorted, then
     /// appended in key order), then caught up in log order.
     ///
     /// - Parameters:
@@ -27,6 +31,12 @@ extension EventStore {
         mappedMemoryLimit: Int? = EventStore.defaultRebuildMappedLimit,
         progress: @escaping @Sendable (UInt64, UInt64) -> Void = { _, _ in }
     ) async throws -> RebuildTimings {
+        // Another process with the store open keeps the live generation in memory: swapping one in under it would
+        // leave it on a replaced view. So the rebuild needs the store to itself (ViewsLock), and keeps it throughout.
+        if let viewsLock, try !viewsLock.tryLock(.exclusive) {
+            throw EventStoreError.viewsInUse(operation: "rebuild the views")
+        }
+        defer { _ = try? viewsLock?.tryLock(.shared) }
         let clock = ContinuousClock()
         let start = clock.now
         var timings = RebuildTimings()

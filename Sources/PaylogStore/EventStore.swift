@@ -21,6 +21,13 @@ public final class EventStore: Sendable {
     /// Why the views of a store opened read-only cannot be read (they are not brought up to date without writing);
     /// nil when they are current, and always for a store opened read-write.
     let unreadableViews: String?
+    /// Held shared while the store is open read-write, exclusive while this process changes view generations
+    /// (``ViewsLock``); nil for a store opened read-only.
+    let viewsLock: ViewsLock?
+
+    /// How long an open waits for another process's exclusive hold on the views (an open's catch-up, a rebuild)
+    /// before it gives up with ``EventStoreError/viewsBusy(path:)``.
+    static let viewsLockPatience = Duration.seconds(10)
 
     /// The LMDB options a store opens with unless given others: ``EnvironmentOptions``' defaults, with the pages
     /// the process keeps mapped held under ``defaultMappedMemoryBudget``.
@@ -53,6 +60,12 @@ public final class EventStore: Sendable {
     /// format (an older one is refused, ``EventStoreError/readOnlyNeedsMigration(format:)``); its views are read as
     /// they stand when they are current, and refused (``EventStoreError/readOnlyStore(reason:)``) when not; every
     /// append fails; `payloadDictionary` is not stored.
+    ///
+    /// Read-write, the store's ``ViewsLock`` is held shared until ``close()``. A process alone with the store (no
+    /// other holds the lock) also deletes replaced and half-built view generations, and rebuilds a view whose code
+    /// version changed; one that is not leaves the first for later and refuses the second
+    /// (``EventStoreError/viewsInUse(operation:)``). An open waits up to ten seconds for another process that holds
+    /// the lock exclusive, then fails with ``EventStoreError/viewsBusy(path:)``.
     public init(
         path: String, options: EnvironmentOptions = EventStore.defaultOptions, projections: [any InlineProjection] = [],
         payloadDictionary: [UInt8]? = nil
@@ -65,11 +78,20 @@ public final class EventStore: Sendable {
                     let payloads = try EventStore.readFormat(environment)
                     databases = try StoreDatabases(environment: environment, projections: projections, payloads: payloads)
                     unreadableViews = try EventStore.attachViewsAsTheyStand(environment, databases)
+                    viewsLock = nil
                 } else {
+                    let lock = try ViewsLock(directory: path, mode: options.fileMode)
+                    let alone = try lock.tryLock(.exclusive)
+                    if !alone, try !lock.lock(.shared, patience: EventStore.viewsLockPatience) {
+                        throw EventStoreError.viewsBusy(path: path)
+                    }
                     let payloads = try EventStore.checkFormat(environment, payloadDictionary: payloadDictionary)
                     databases = try StoreDatabases(environment: environment, projections: projections, payloads: payloads)
-                    try EventStore.catchUpProjections(environment, databases)
+                    try EventStore.catchUpProjections(environment, databases, alone: alone)
+                    // Converted atomically: no other process can take it exclusive in between.
+                    if alone { _ = try lock.tryLock(.shared) }
                     unreadableViews = nil
+                    viewsLock = lock
                 }
             } catch {
                 environment.close()
@@ -92,6 +114,7 @@ public final class EventStore: Sendable {
     public func close() {
         writer.stop()
         environment.close()
+        viewsLock?.unlock()
     }
 
     /// Runs `body` on the writer thread, between groups of appends, and returns its result: how imports and
@@ -457,9 +480,13 @@ public final class EventStore: Sendable {
 
     /// Opens every inline projection's views and brings them up to the head: the live view from its checkpoint
     /// when its code version is unchanged; otherwise a new generation is built blue/green beside the old one and
-    /// swapped in (see ``rebuildProjections(chunk:sortMemory:mappedMemoryLimit:progress:)``). Generations older than
-    /// the live one are deleted (no other transaction of this process can be using them yet).
-    private static func catchUpProjections(_ environment: Environment, _ databases: StoreDatabases) throws {
+    /// swapped in (see ``rebuildProjections(chunk:sortMemory:mappedMemoryLimit:progress:)``). When `alone` (this
+    /// process holds the ``ViewsLock`` exclusive), generations older than the live one are deleted (no other
+    /// transaction of this process can be using them yet) and so is a half-built one that a rebuild stopped by a
+    /// crash left; when not, another process may be reading them, so they are left for an open that is alone, and a
+    /// view whose version changed is refused (``EventStoreError/viewsInUse(operation:)``): rebuilding it would swap a
+    /// generation in under the other process.
+    private static func catchUpProjections(_ environment: Environment, _ databases: StoreDatabases, alone: Bool) throws {
         for projection in databases.projections {
             let checkpoint = try environment.write { txn -> ProjectionCheckpoint in
                 let stored = try ProjectionCheckpoint.load(projection.name, txn, databases.meta)
@@ -468,14 +495,15 @@ public final class EventStore: Sendable {
                 for name in projection.databaseNames {
                     set.databases[name] = try txn.openDatabase(
                         ViewRegistry.physicalName(name, generation: stored.generation), create: true)!
-                    for older in 0..<stored.generation {
+                    for older in 0..<stored.generation where alone {
                         if let stale = try txn.openDatabase(ViewRegistry.physicalName(name, generation: older), create: false) {
                             try txn.deleteDatabase(stale)
                         }
                     }
                 }
-                // A rebuild interrupted by a crash starts again from scratch.
-                if let green = try ProjectionCheckpoint.load(projection.name, txn, databases.meta, green: true) {
+                // A rebuild interrupted by a crash starts again from scratch. (Not alone, the green generation may be
+                // another process's rebuild in progress: only an older release rebuilds without the views lock.)
+                if alone, let green = try ProjectionCheckpoint.load(projection.name, txn, databases.meta, green: true) {
                     for name in projection.databaseNames {
                         if let partial = try txn.openDatabase(ViewRegistry.physicalName(name, generation: green.generation), create: false) {
                             try txn.deleteDatabase(partial)
@@ -490,6 +518,11 @@ public final class EventStore: Sendable {
             if checkpoint.version == projection.version {
                 while try catchUpLive(projection, environment, databases) {}
             } else {
+                guard alone else {
+                    throw EventStoreError.viewsInUse(
+                        operation: "rebuild the \(projection.name) view, which this release changed (view version "
+                            + "\(checkpoint.version) → \(projection.version)), as opening the store does")
+                }
                 try startGreen(projection, environment: environment, databases: databases)
                 if let folding = projection as? any StreamFoldingProjection {
                     try buildGreenByFolding(folding, environment: environment, databases: databases)

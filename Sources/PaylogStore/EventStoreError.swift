@@ -52,6 +52,12 @@ public enum EventStoreError: Error, Sendable, Equatable, CustomStringConvertible
     case readOnlyNeedsMigration(format: UInt32)
     /// A backup copy could not be written to `destination`; the store itself is untouched.
     case backupFailed(destination: String, reason: String)
+    /// Another process held the store's views lock exclusive for longer than an open waits: it is rebuilding the
+    /// views (`paylog rebuild-views`, or a new release's first open). Nothing was opened.
+    case viewsBusy(path: String)
+    /// `operation` changes the views' generations, which needs the store to itself, and another process has it open.
+    /// Nothing was changed.
+    case viewsInUse(operation: String)
 
     /// `error` as an event-store error: itself, a storage error for LMDB's, or a storage error describing it.
     static func wrapping(_ error: any Error) -> EventStoreError {
@@ -137,6 +143,16 @@ public enum EventStoreError: Error, Sendable, Equatable, CustomStringConvertible
                 + "(`cp -a STORE COPY`, or `mdb_copy STORE COPY` while another process has it open) and open the copy "
                 + "without --read-only, which migrates the copy; where writing to the store is allowed, open it "
                 + "without --read-only, which migrates it (the older release then refuses it)."
+        case .viewsBusy(let path):
+            return "Another process is rebuilding the views of the store at \(path) (`paylog rebuild-views`, or a new "
+                + "release's first open of the store, which rebuilds a view the release changed), and still was after "
+                + "\(EventStore.viewsLockPatience.components.seconds) s. Nothing was opened and nothing written; try again "
+                + "when it ends (a 1 M-event log takes a few seconds, a 10 M-event one about 20 s)."
+        case .viewsInUse(let operation):
+            return "Cannot \(operation): another process has the store open (`paylog serve`, an ingest, a status "
+                + "query…), and replacing a view under it would leave it reading and writing a view that is gone. Nothing "
+                + "was changed; the views as they stand keep serving. Stop the other processes (`paylog serve` last), "
+                + "then run it again."
         case .backupFailed(let destination, let reason):
             let reason = reason.hasSuffix(".") ? String(reason.dropLast()) : reason
             return "Cannot back up the store to \(destination): \(reason). The store itself is untouched; pick a new "

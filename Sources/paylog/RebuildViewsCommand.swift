@@ -9,8 +9,10 @@ struct RebuildViewsCommand: AsyncParsableCommand {
         abstract: "Rebuild every view from the log, blue/green: the live view keeps serving until the new one has caught up.",
         discussion: """
             Views whose code version changed are rebuilt this way automatically when the store opens. The status \
-            view is built by folding each payment in memory during one read of the log (two threads, each reading \
-            half of it), then caught up with what was appended meanwhile.
+            view is built by folding each payment in memory during one read of the log (two threads taking ranges \
+            of it in turn), then caught up with what was appended meanwhile. The rebuild needs the store to itself: \
+            it is refused while another process has the store open (stop `paylog serve` first), and other \
+            processes opening the store wait for it (up to 10 s).
             """)
 
     @OptionGroup var storeOptions: StoreOptions
