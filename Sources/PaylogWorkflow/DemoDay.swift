@@ -84,7 +84,8 @@ public struct DemoDay: Sendable {
             if index % 97 == 11 {
                 switch provider {
                 case .square:
-                    url = try squareRequest(id: id, version: "1.0", extra: #""location_id":"L-DEMO""#, reference: reference)
+                    url = try squareRequest(
+                        id: id, amountMinor: minor, version: "1.0", extra: #""location_id":"L-DEMO""#, reference: reference)
                     violations.append((id, "Square API 1.0 request with location_id (1.3 only)"))
                 case .sumup:
                     url += "&skip-screen-success=true"
@@ -173,9 +174,11 @@ public struct DemoDay: Sendable {
         return Plan(lines: lines, contractViolations: violations, scenarios: scenarios)
     }
 
-    /// A Square launch URL written by hand (for planted contract breaches the builder refuses to make).
-    private func squareRequest(id: String, version: String, extra: String, reference: String) throws -> String {
-        let json = #"{"amount_money":{"amount":1500,"currency_code":"USD"},"callback_url":"myshop://paylog-callback?paylog_payment=\#(id)","client_id":"sq0idp-demo-shop","version":"\#(version)","state":"\#(reference)","options":{"supported_tender_types":["CREDIT_CARD"]},\#(extra)}"#
+    /// A Square launch URL written by hand (for planted contract breaches the builder refuses to make), for the
+    /// payment's own amount: the breach is the only fact planted (a fixed amount once made an amount mismatch with
+    /// the payment's callback and report line that the demo's summary never announced).
+    private func squareRequest(id: String, amountMinor: Int64, version: String, extra: String, reference: String) throws -> String {
+        let json = #"{"amount_money":{"amount":\#(amountMinor),"currency_code":"USD"},"callback_url":"myshop://paylog-callback?paylog_payment=\#(id)","client_id":"sq0idp-demo-shop","version":"\#(version)","state":"\#(reference)","options":{"supported_tender_types":["CREDIT_CARD"]},\#(extra)}"#
         return "square-commerce-v1://payment/create?data=" + json.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!
     }
 
