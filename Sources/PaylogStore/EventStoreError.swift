@@ -53,7 +53,7 @@ public enum EventStoreError: Error, Sendable, Equatable, CustomStringConvertible
     /// A backup copy could not be written to `destination`; the store itself is untouched.
     case backupFailed(destination: String, reason: String)
     /// Another process held the store's views lock exclusive for longer than an open waits: it is rebuilding the
-    /// views (`paylog rebuild-views`, or a new release's first open). Nothing was opened.
+    /// views (`paylog rebuild-views`, or a new release's first open) or importing an export. Nothing was opened.
     case viewsBusy(path: String)
     /// `operation` changes the views' generations, which needs the store to itself, and another process has it open.
     /// Nothing was changed.
@@ -144,10 +144,11 @@ public enum EventStoreError: Error, Sendable, Equatable, CustomStringConvertible
                 + "without --read-only, which migrates the copy; where writing to the store is allowed, open it "
                 + "without --read-only, which migrates it (the older release then refuses it)."
         case .viewsBusy(let path):
-            return "Another process is rebuilding the views of the store at \(path) (`paylog rebuild-views`, or a new "
-                + "release's first open of the store, which rebuilds a view the release changed), and still was after "
+            return "Another process has the store at \(path) to itself: it is rebuilding the views (`paylog "
+                + "rebuild-views`, or a new release's first open of the store, which rebuilds a view the release changed) "
+                + "or importing an export (`paylog import-log`), and still was after "
                 + "\(EventStore.viewsLockPatience.components.seconds) s. Nothing was opened and nothing written; try again "
-                + "when it ends (a 1 M-event log takes a few seconds, a 10 M-event one about 20 s)."
+                + "when it ends (a rebuild of a 1 M-event log takes a few seconds, of a 10 M-event one about 20 s)."
         case .viewsInUse(let operation):
             return "Cannot \(operation): another process has the store open (`paylog serve`, an ingest, a status "
                 + "query…), and replacing a view under it would leave it reading and writing a view that is gone. Nothing "

@@ -32,6 +32,10 @@ struct ImportLogCommand: AsyncParsableCommand {
         ImportScratch.removeAbandoned(in: path)
         let store = try storeOptions.open()
         defer { store.close() }
+        // The import writes positions from 1 on: an append by another process (a running `paylog serve`, a `paylog
+        // request`) between the check below and the import would be acknowledged, then locked away behind the
+        // unfinished-import marker. So the store is this process's alone until the import ends.
+        try store.takeSoleUse(for: "import an export into \(path)")
         let held = try store.lastPosition()
         guard held == 0 else {
             throw CLIError("The store at \(path) already holds \(held) events; import-log restores an export into an empty store only.")
@@ -58,7 +62,9 @@ struct ImportLogCommand: AsyncParsableCommand {
             imported = try await Self.importLines(of: input, into: store)
         } catch {
             throw CLIError("\(error) The export passed its check, so this is the store's failure, not the export's. "
-                + "The store holds an unfinished import and will not open: remove \(path) and import again.")
+                + "The store holds an unfinished import and will not open; nothing else wrote to it meanwhile (the "
+                + "import had it to itself), so it holds only the export's first events: remove \(path)/data.mdb and "
+                + "import again (\(path)/service, the API keys, is not part of the import).")
         }
         scratch.clearInProgress()
         let report = try store.verifyChain()

@@ -46,7 +46,13 @@ struct StoreOptions: ParsableArguments {
                     + storeHint)
         }
         let data = (path as NSString).appendingPathComponent("data.mdb")
-        guard FileManager.default.fileExists(atPath: data) else {
+        var file = stat()
+        if stat(data, &file) != 0 {
+            // A store paylog created is 0700: to another user its data.mdb looks absent, which it is not.
+            if errno == EACCES {
+                throw CLIError("Cannot read the store at \(path): permission denied (a store paylog creates is its "
+                    + "owner's alone, mode 0700). Run paylog as the user that owns the store (`ls -ld \(path)` names it).")
+            }
             throw CLIError("No store at \(path): the directory holds no data.mdb. " + storeHint)
         }
         // LMDB would make an empty file (a failed copy, say) a new, empty store.
@@ -92,7 +98,9 @@ struct StoreOptions: ParsableArguments {
             throw CLIError(
                 "The store at \(path) holds an unfinished import (\(ImportScratch.markerName) is there): `paylog "
                     + "import-log` was stopped (killed, or the disk filled) after it began writing, so the log is cut "
-                    + "off, although its chain verifies. Remove the directory and run import-log again.")
+                    + "off, although its chain verifies, and holds nothing but the export's first events (the import "
+                    + "has the store to itself while it writes). Remove \(path)/data.mdb and \(path)/"
+                    + "\(ImportScratch.markerName), keep \(path)/service (the API keys), and run import-log again.")
         }
         do {
             return try PaymentWorkflow.openStore(at: path, mappedMemoryBudget: budget, readOnly: readOnly)

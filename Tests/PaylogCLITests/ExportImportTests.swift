@@ -170,11 +170,33 @@ struct ExportImportTests {
             #expect(result.status == 1, "\(command)")
             #expect(result.stderr.contains("holds an unfinished import"), "\(command): \(result.stderr)")
         }
-        try FileManager.default.removeItem(atPath: target)
+        // As the refusal advises: the log and the marker go, the rest of the directory (API keys) stays.
+        try FileManager.default.removeItem(atPath: target + "/data.mdb")
+        try FileManager.default.removeItem(atPath: marker)
         let again = try PaylogProcess.run(["import-log", dir.path + "/log.jsonl", "--store", target])
         #expect(again.status == 0, "\(again.stderr)")
         #expect(try PaylogProcess.run(["export", "--store", target]).stdout == String(contentsOfFile: dir.path + "/log.jsonl", encoding: .utf8))
         #expect(!FileManager.default.fileExists(atPath: marker))
         #expect(try FileManager.default.contentsOfDirectory(atPath: target).allSatisfy { !$0.hasPrefix("import-check-") })
+    }
+
+    @Test("import-log is refused while another process has the store open: its appends would land under the import")
+    func importBesideServe() async throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        #expect(try PaylogProcess.run(["demo", "--payments", "20", "--store", dir.path + "/source"]).status == 0)
+        #expect(try PaylogProcess.run(["export", "--store", dir.path + "/source", "-o", dir.path + "/log.jsonl"]).status == 0)
+        let target = dir.path + "/target"
+        let (server, _) = try ServeProcessTests.start(["serve", "--store", target, "--port", "0"])
+        defer { if server.isRunning { server.terminate() } }
+        let refused = try PaylogProcess.run(["import-log", dir.path + "/log.jsonl", "--store", target])
+        #expect(refused.status == 1)
+        #expect(refused.stderr.contains("Cannot import an export into \(target): another process has the store open"),
+                "\(refused.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: target + "/import-in-progress"))
+        kill(server.processIdentifier, SIGTERM)
+        server.waitUntilExit()
+        let imported = try PaylogProcess.run(["import-log", dir.path + "/log.jsonl", "--store", target])
+        #expect(imported.status == 0, "\(imported.stderr)")
     }
 }

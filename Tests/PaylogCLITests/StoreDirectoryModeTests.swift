@@ -28,6 +28,29 @@ struct StoreDirectoryModeTests {
         #expect(try Self.mode(store + "/service") == 0o700)
     }
 
+    @Test("a store another user cannot read is named as such, not as a directory without a store")
+    func unreadableToAnotherUser() throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        let store = dir.path + "/store"
+        #expect(try PaylogProcess.run(["demo", "--payments", "3", "--store", store]).status == 0)
+        let result: PaylogProcess.Result
+        if geteuid() == 0 {
+            // Root reads everything: ask as nobody, who may pass through the temporary directory but not the store.
+            #expect(chmod(dir.path, 0o755) == 0)
+            result = try PaylogProcess.run(
+                ["--reuid=65534", "--regid=65534", "--clear-groups", try PaylogProcess.binary(), "verify", "--store", store],
+                executable: "/usr/bin/setpriv")
+        } else {
+            #expect(chmod(store, 0) == 0)
+            defer { _ = chmod(store, 0o700) }
+            result = try PaylogProcess.run(["verify", "--store", store])
+        }
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("Cannot read the store at \(store): permission denied"), "\(result.stderr)")
+        #expect(!result.stderr.contains("holds no data.mdb"), "\(result.stderr)")
+    }
+
     @Test("paylog backup creates its destination 0700: the copy holds the same personal data")
     func backup() throws {
         let dir = TemporaryDirectory()
