@@ -18,13 +18,28 @@ struct ExportCommand: ParsableCommand {
         let store = try storeOptions.openExisting(readOnly: access.readOnly)
         defer { store.close() }
         var sink: FileHandle = .standardOutput
+        // A regular file is written beside its path and renamed over it once complete and on disk, so that a failed
+        // or killed export leaves the file that was there (last night's export, say) as it was, never a cut-off one.
+        var replacing: (partial: String, final: String)?
         if let output {
             try Self.refuseInsideStore(output, store: storeOptions.resolvedPath)
-            // Opened in place (not `FileManager.createFile`, which writes a new file and renames it over the path:
-            // that replaced a device such as /dev/full, or a symbolic link, with a regular file).
-            let descriptor = open(output, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
-            guard descriptor >= 0 else { throw CLIError("Cannot write \(output): \(String(cString: strerror(errno))).") }
-            sink = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
+            if output.hasSuffix("/") { throw CLIError("Cannot write \(output): \(String(cString: strerror(EISDIR))).") }
+            var status = stat()
+            let exists = stat(output, &status) == 0
+            if exists && (status.st_mode & S_IFMT) != S_IFREG {
+                // A device or pipe (/dev/full, a FIFO) is opened in place: there is no file to keep.
+                let descriptor = open(output, O_WRONLY | O_CLOEXEC)
+                guard descriptor >= 0 else { throw CLIError("Cannot write \(output): \(String(cString: strerror(errno))).") }
+                sink = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
+            } else {
+                // Through a symbolic link, the file it names is the one replaced; the link stays.
+                let final = exists ? URL(fileURLWithPath: output).resolvingSymlinksInPath().path : output
+                let partial = Self.partialPath(for: final)
+                let descriptor = open(partial, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+                guard descriptor >= 0 else { throw CLIError("Cannot write \(output): \(String(cString: strerror(errno))).") }
+                sink = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
+                replacing = (partial, final)
+            }
         }
         defer { if output != nil { try? sink.close() } }
         let encoder = JSONEncoder()
@@ -44,15 +59,40 @@ struct ExportCommand: ParsableCommand {
             }
             if let writeError { throw writeError }
             try sink.write(contentsOf: buffer)
-            if let output, Self.isRegularFile(sink) {
-                do { try sink.synchronize() } catch { throw CLIError("Cannot flush \(output) to disk: \(error.localizedDescription)") }
+            if let replacing {
+                do { try sink.synchronize() } catch { throw CLIError("Cannot flush \(replacing.final) to disk: \(error.localizedDescription)") }
+                guard rename(replacing.partial, replacing.final) == 0 else {
+                    throw CLIError("Cannot rename the finished export to \(replacing.final): \(String(cString: strerror(errno)))")
+                }
+                Self.syncDirectory(of: replacing.final)
             }
         } catch {
-            // A partial export must not pass for a whole one: a regular file is removed, anything else is said.
-            let removed = output != nil && Self.isRegularFile(sink) && (try? FileManager.default.removeItem(atPath: output!)) != nil
-            throw CLIError("The export to \(output ?? "standard output") failed: \(Self.reason(error))"
-                + (removed ? "; the partial file was removed." : "; what was written is incomplete."))
+            // A partial export must not pass for a whole one: a partial file is removed, anything else is said.
+            if let replacing {
+                unlink(replacing.partial)
+                let kept = FileManager.default.fileExists(atPath: replacing.final)
+                throw CLIError("The export to \(output ?? replacing.final) failed: \(Self.reason(error)); nothing was "
+                    + (kept ? "written over it: the file is as it was before." : "written (the partial file was removed)."))
+            }
+            throw CLIError("The export to \(output ?? "standard output") failed: \(Self.reason(error)); what was written "
+                + "is incomplete.")
         }
+    }
+
+    /// Where the export to `final` is written until it is complete: a hidden file beside it, named for this process.
+    static func partialPath(for final: String) -> String {
+        let url = URL(fileURLWithPath: final)
+        return url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).partial-\(getpid())").path
+    }
+
+    /// Flushes the directory holding `path` to disk, so that the renamed file's name survives a crash of the machine
+    /// (best effort: the export is complete either way).
+    static func syncDirectory(of path: String) {
+        let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
+        let descriptor = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard descriptor >= 0 else { return }
+        _ = fsync(descriptor)
+        _ = close(descriptor)
     }
 
     /// What went wrong: the system's words for a failed write, else the error's description.
@@ -60,12 +100,6 @@ struct ExportCommand: ParsableCommand {
         let underlying = (error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError
         if let underlying, underlying.domain == NSPOSIXErrorDomain { return String(cString: strerror(Int32(underlying.code))) }
         return String(describing: error)
-    }
-
-    /// True when `handle` is open on a regular file (not a device, pipe or terminal).
-    static func isRegularFile(_ handle: FileHandle) -> Bool {
-        var status = stat()
-        return fstat(handle.fileDescriptor, &status) == 0 && (status.st_mode & S_IFMT) == S_IFREG
     }
 
     /// Fails when `output` lies inside the store directory `store`: writing there could overwrite the store's own

@@ -120,6 +120,34 @@ struct ExportImportTests {
         #expect(stat("/dev/full", &status) == 0 && (status.st_mode & S_IFMT) == S_IFCHR, "the device is written to, not replaced")
     }
 
+    @Test("export -o that fails leaves the file that was there as it was; through a symbolic link the link stays")
+    func exportKeepsThePreviousFile() throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        let store = ["--store", dir.path + "/store"]
+        #expect(try PaylogProcess.run(["demo", "--payments", "20"] + store).status == 0)
+        let file = dir.path + "/nightly.jsonl"
+        #expect(try PaylogProcess.run(["export", "--from", "70", "-o", file] + store).status == 0)
+        let previous = try String(contentsOfFile: file, encoding: .utf8)
+        #expect(!previous.isEmpty && previous.utf8.count < 16_384)
+        // The whole log (about 60 KB) against a file-size limit of 16 KB: the write fails with EFBIG.
+        let failed = try PaylogProcess.run(
+            ["-c", #"ulimit -f 32; trap '' XFSZ; exec "$0" "$@""#, try PaylogProcess.binary(), "export", "--read-only", "-o", file] + store,
+            executable: "/bin/sh")
+        #expect(failed.status == 1)
+        #expect(failed.stderr.contains("File too large") && failed.stderr.contains("the file is as it was before"), "\(failed.stderr)")
+        #expect(try String(contentsOfFile: file, encoding: .utf8) == previous)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).allSatisfy { !$0.contains(".partial-") })
+
+        let target = dir.path + "/exports/today.jsonl"
+        try FileManager.default.createDirectory(atPath: dir.path + "/exports", withIntermediateDirectories: true)
+        try "old".write(toFile: target, atomically: false, encoding: .utf8)
+        try FileManager.default.createSymbolicLink(atPath: dir.path + "/latest", withDestinationPath: target)
+        #expect(try PaylogProcess.run(["export", "-o", dir.path + "/latest"] + store).status == 0)
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: dir.path + "/latest") == target)
+        #expect(try String(contentsOfFile: target, encoding: .utf8) == PaylogProcess.run(["export"] + store).stdout)
+    }
+
     @Test("export -o with a one-character relative path writes there, or refuses it, and never traps")
     func exportShortRelativePaths() throws {
         let dir = TemporaryDirectory()
