@@ -41,12 +41,28 @@ public enum ProviderError: Error, Sendable, Hashable, CustomStringConvertible {
     case tenderTypeNotAllowed(String, version: String?)
     /// The declared app version is older than the first one supporting the field.
     case requiresNewerApp(field: String, minimum: String, declared: String)
+    /// The declared Square app version is older than the first one that understands the Square API version.
+    case apiVersionRequiresNewerApp(version: String, minimum: String, declared: String)
     /// The declared app version is not dotted numbers.
     case invalidAppVersion(String)
     /// A reference value breaks the field's format rules.
     case invalidReference(field: String, value: String, reason: String)
     /// The callback base URL is not a valid absolute URL.
     case invalidCallbackBaseURL(String)
+
+    /// Where a caller sets or leaves out the launch field `field`: the `paylog request` option and the HTTP API's
+    /// member where there is one, else the ``LaunchSpec`` property.
+    private static func whereToSet(_ field: String) -> String {
+        let options: [String: (cli: String, http: String)] = [
+            "client_id": ("--client-id", "client_id"), "api-key": ("--client-id", "client_id"),
+            "affiliate-key": ("--client-id", "client_id"), "title": ("--title", "title"), "notes": ("--notes", "notes"),
+            "location_id": ("--location-id", "location_id"), "foreign-tx-id": ("--reference", "reference"),
+            "state": ("--reference", "reference"), "reference": ("--reference", "reference"),
+            "skip-screen-success": ("--skip-screen-success", "skip_screen_success"),
+        ]
+        guard let option = options[field] else { return "the LaunchSpec's \(field) (no CLI option sets it)" }
+        return "\(option.cli), the HTTP API's \(option.http), or the LaunchSpec"
+    }
 
     /// A message saying what went wrong and what to do.
     public var description: String {
@@ -73,17 +89,20 @@ public enum ProviderError: Error, Sendable, Hashable, CustomStringConvertible {
             return "the spec is for \(spec.rawValue) but was given to the \(adapter.rawValue) adapter; "
                 + "use Providers.buildLaunchURL(for:) or the matching adapter"
         case .missingField(let field, let provider):
-            return "`\(field)` is required by \(provider.rawValue) but is missing or empty; set it in the LaunchSpec"
+            return "`\(field)` is required by \(provider.rawValue) but is missing or empty; set it "
+                + Self.whereToSet(field)
         case .unsupportedField(let field, let provider):
-            return "\(provider.rawValue) has no `\(field)` parameter; remove it from the LaunchSpec"
+            return "\(provider.rawValue) has no `\(field)` parameter; leave it out of the request "
+                + "(\(Self.whereToSet(field)))"
         case .nonPositiveAmount(let money):
             return "`amount` \(money) is not positive; a launch charges money, so use an amount above zero"
         case .nonIntegerPrice(let money):
             return "iZettle `price` \(money) has a fraction; the documented sample accepts whole numbers only, "
                 + "so charge a whole amount of \(money.currency.code) or use another provider"
         case .unknownSquareAPIVersion(let version):
-            return "Square API version \(version.debugDescription) is unknown; use \"1.0\", \"1.1\", \"1.2\", \"1.3\" "
-                + "or nil for a pre-1.0 request"
+            return "Square API version \(version.debugDescription) is unknown (no 1.4 exists); use \"1.0\", \"1.1\", "
+                + "\"1.2\" or \"1.3\" (--api-version, the HTTP API's api_version; a library caller may pass nil for "
+                + "a pre-1.0 request)"
         case .fieldNotInAPIVersion(let field, let version, let available):
             return "Square `\(field)` does not exist in API version \(version ?? "pre-1.0"); it is available in "
                 + "\(available) — change the API version or drop the field"
@@ -92,7 +111,11 @@ public enum ProviderError: Error, Sendable, Hashable, CustomStringConvertible {
                 + "Square API version \(version ?? "pre-1.0"); pick a newer version or remove the tender type"
         case .requiresNewerApp(let field, let minimum, let declared):
             return "`\(field)` needs app version \(minimum) or later but the declared app version is \(declared); "
-                + "drop the field or require the merchant to update the app"
+                + "leave it out (\(Self.whereToSet(field))) or have the merchant update the app"
+        case .apiVersionRequiresNewerApp(let version, let minimum, let declared):
+            return "Square API version \(version) needs Square app \(minimum) or later but the declared app version "
+                + "is \(declared); choose a lower API version (--api-version, the HTTP API's api_version) that app "
+                + "understands, or have the merchant update the app"
         case .invalidAppVersion(let text):
             return "declared app version \(text.debugDescription) is not dotted numbers such as \"1.69\"; "
                 + "pass the version exactly as the app reports it, or nil when unknown"

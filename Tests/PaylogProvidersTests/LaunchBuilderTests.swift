@@ -268,7 +268,7 @@ struct LaunchBuilderTests {
         }
         spec.tenderTypes = nil
         spec.appVersion = "4.53"
-        #expect(throws: ProviderError.requiresNewerApp(field: "version", minimum: "4.59", declared: "4.53")) {
+        #expect(throws: ProviderError.apiVersionRequiresNewerApp(version: "1.3", minimum: "4.59", declared: "4.53")) {
             try Providers.buildLaunchURL(for: spec)
         }
         spec.appVersion = "4.x"

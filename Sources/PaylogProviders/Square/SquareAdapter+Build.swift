@@ -17,7 +17,11 @@ extension SquareAdapter {
         if let text = spec.squareAPIVersion {
             guard let known = SquareAPIVersion(rawValue: text) else { throw .unknownSquareAPIVersion(text) }
             version = known
-            try spec.requireApp(known.minimumAppVersion, for: "version")
+            if let app = spec.appVersion, let declared = AppVersion(app), let minimum = AppVersion(known.minimumAppVersion),
+                declared < minimum
+            {
+                throw .apiVersionRequiresNewerApp(version: text, minimum: known.minimumAppVersion, declared: app)
+            }
         } else {
             version = nil
         }
