@@ -31,4 +31,13 @@ public enum ParseNote: Sendable, Hashable, Codable {
     case invalidRoutingPaymentID(String)
     /// The declared app version could not be read as dotted numbers.
     case unreadableAppVersion(String)
+    /// A member of Square's `data` JSON (this dotted path) was `null`; it is read as absent.
+    case jsonNull(String)
+    /// A key occurred more than once in one object of Square's `data` JSON (this dotted path); the first value
+    /// (`read`, as JSON text) is used, while a reader keeping the last would see `other`.
+    case duplicateJSONKey(String, read: String, other: String)
+    /// Square's `state` was not a JSON string but this JSON text, kept as written (its inside is not read as keys).
+    case stateNotString(String)
+    /// A Square option the contract types as a boolean (this dotted path) held this JSON text instead.
+    case optionNotBoolean(String, text: String)
 }

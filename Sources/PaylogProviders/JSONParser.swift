@@ -28,6 +28,14 @@ struct JSONParser {
     private var depth = 0
     /// Above 0 while reading a value that is thrown away (a later duplicate key's, when the first wins).
     private var ignoring = 0
+    /// Whether ``duplicates`` and ``rawMembers`` are gathered (``parseNoting(_:)``): off on the ingest hot path.
+    private var notes = false
+    /// The keys leading to the value being read, while ``notes`` is on.
+    private var path: [String] = []
+    /// Every key met again in one object, in text order, while ``notes`` is on.
+    private var duplicates: [JSONValue.DuplicateKey] = []
+    /// The text, as written, of each member of the outermost object whose value is not a string, while ``notes`` is on.
+    private var rawMembers: [String: String] = [:]
 
     private init(_ bytes: UnsafeBufferPointer<UInt8>, numbers: JSONValue.Numbers, duplicateKeys: JSONValue.DuplicateKeys) {
         self.bytes = bytes
@@ -49,6 +57,28 @@ struct JSONParser {
                 parser.skipWhitespace()
                 guard parser.index == buffer.count else { throw parser.failure("text after the JSON value") }
                 return value
+            }
+        }
+        return try result.get()
+    }
+
+    /// Reads `text` as ``parse(_:numbers:duplicateKeys:)`` does with ``JSONValue/Numbers/exact`` numbers and the first
+    /// of duplicate keys kept, and notes what that value alone does not show: every key met again in one object
+    /// (its dotted path, the value kept and the one dropped) and the text as written of each member of the outermost
+    /// object whose value is not a string (`{"order":1}`, `1.0`, `true`).
+    static func parseNoting(
+        _ text: String
+    ) throws(Failure) -> (value: JSONValue, duplicates: [JSONValue.DuplicateKey], rawMembers: [String: String]) {
+        var text = text
+        let result = text.withUTF8 { buffer in
+            Result { () throws(Failure) -> (JSONValue, [JSONValue.DuplicateKey], [String: String]) in
+                var parser = JSONParser(buffer, numbers: .exact, duplicateKeys: .firstWins)
+                parser.notes = true
+                parser.skipWhitespace()
+                let value = try parser.value()
+                parser.skipWhitespace()
+                guard parser.index == buffer.count else { throw parser.failure("text after the JSON value") }
+                return (value, parser.duplicates, parser.rawMembers)
             }
         }
         return try result.get()
@@ -114,16 +144,20 @@ struct JSONParser {
             guard current == UInt8(ascii: ":") else { throw failure("expected : after an object's key") }
             index += 1
             skipWhitespace()
-            switch duplicateKeys {
-            case .lastWins:
-                members[key] = try value()
-            case .firstWins where members[key] != nil:
-                // Read for its syntax only, like JSONDecoder, which never converts a value it does not keep.
-                ignoring += 1
-                _ = try value()
-                ignoring -= 1
-            case .firstWins:
-                members[key] = try value()
+            if notes {
+                try notedMember(key, into: &members)
+            } else {
+                switch duplicateKeys {
+                case .lastWins:
+                    members[key] = try value()
+                case .firstWins where members[key] != nil:
+                    // Read for its syntax only, like JSONDecoder, which never converts a value it does not keep.
+                    ignoring += 1
+                    _ = try value()
+                    ignoring -= 1
+                case .firstWins:
+                    members[key] = try value()
+                }
             }
             skipWhitespace()
             switch current {
@@ -144,6 +178,23 @@ struct JSONParser {
                 throw failure("expected , or } in an object")
             }
         }
+    }
+
+    /// Reads the value of member `key` while ``notes`` is on: the first of duplicate keys is kept, a later one read
+    /// in full (numbers are exact, so nothing is converted) and noted with its path.
+    private mutating func notedMember(_ key: String, into members: inout [String: JSONValue]) throws(Failure) {
+        let start = index
+        path.append(key)
+        let read = try value()
+        if let kept = members[key] {
+            duplicates.append(JSONValue.DuplicateKey(path: path.joined(separator: "."), kept: kept, dropped: read))
+        } else {
+            members[key] = read
+            if path.count == 1, depth == 1, !read.isString {
+                rawMembers[key] = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
+            }
+        }
+        path.removeLast()
     }
 
     private mutating func array() throws(Failure) -> JSONValue {

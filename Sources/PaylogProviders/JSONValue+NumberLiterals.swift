@@ -1,21 +1,23 @@
 extension JSONValue {
-    /// The object in `text` exactly as ``object(from:)`` reads it, and the literal text of every number it reads
-    /// as something else, by dotted path: `{"amount_money":{"amount":500.0}}` reads `amount` as the integer 500
-    /// and gives `["amount_money.amount": "500.0"]`. A reading that turned `500.0` into `500` would otherwise hide
-    /// what was on the wire from the compatibility checker. `nil` when `text` is not a JSON object.
+    /// The object in `text` exactly as ``object(from:)`` reads it, the literal text of every number it reads as
+    /// something else, by dotted path (`{"amount_money":{"amount":500.0}}` reads `amount` as the integer 500 and
+    /// notes `["amount_money.amount": "500.0"]`), every key met twice in one object, and the text as written of its
+    /// members that are not strings. A reading that turned `500.0` into `500`, or silently dropped a second
+    /// `"status"`, would otherwise hide what was on the wire from the compatibility checker. `nil` when `text` is not
+    /// a JSON object.
     ///
     /// The text is parsed once, keeping numbers exact; only an object holding a number that is not a plain integer
     /// (rare: Square's amounts are integers) is walked again to read those numbers as `JSONDecoder` does.
-    static func objectNotingNumberLiterals(from text: String) -> (object: [String: JSONValue], literals: [String: String])? {
-        guard let exact = try? parseObject(text, numbers: .exact, duplicateKeys: .firstWins) else { return nil }
-        var literals: [String: String] = [:]
-        guard exact.values.contains(where: \.holdsNumberText) else { return (exact, literals) }
-        var object = exact
+    static func notedObject(from text: String) -> NotedJSONObject? {
+        guard let parsed = try? JSONParser.parseNoting(text), case .object(let exact) = parsed.value else { return nil }
+        var noted = NotedJSONObject(
+            object: exact, numberLiterals: [:], duplicates: parsed.duplicates, rawMembers: parsed.rawMembers)
+        guard exact.values.contains(where: \.holdsNumberText) else { return noted }
         for (key, value) in exact where value.holdsNumberText {
-            guard let read = value.readingNumbersAsJSONDecoder(at: key, literals: &literals) else { return nil }
-            object[key] = read
+            guard let read = value.readingNumbersAsJSONDecoder(at: key, literals: &noted.numberLiterals) else { return nil }
+            noted.object[key] = read
         }
-        return (object, literals)
+        return noted
     }
 
     /// True when this value is, or holds, a number kept as text.

@@ -111,17 +111,31 @@ public enum JSONValue: Sendable, Hashable, Decodable {
         }
     }
 
-    /// Flattens into dotted paths: objects recurse (`amount_money.amount`), arrays are comma-joined,
-    /// an empty object is recorded as `{}` so its key is still seen.
-    func flatten(at path: String, into fields: inout [String: String]) {
+    /// As JSON text, for messages: a string in quotes (not escaped), anything else as ``text``.
+    var jsonText: String {
+        if case .string(let text) = self { return "\"" + text + "\"" }
+        return text
+    }
+
+    /// Flattens into dotted paths: objects recurse (`amount_money.amount`), arrays are comma-joined, an empty object
+    /// is recorded as `{}` so its key is still seen. A `null` member is left out, as absent, and its path added to
+    /// `nulls`: read as the text "null" it became a transaction id, a currency code, an error code.
+    func flatten(at path: String, into fields: inout [String: String], nulls: inout [String]) {
         switch self {
         case .object(let object) where !object.isEmpty:
             for (key, value) in object {
-                value.flatten(at: path.isEmpty ? key : path + "." + key, into: &fields)
+                value.flatten(at: path.isEmpty ? key : path + "." + key, into: &fields, nulls: &nulls)
             }
+        case .null:
+            if !path.isEmpty { nulls.append(path) }
         default:
             if !path.isEmpty { fields[path] = text }
         }
+    }
+
+    /// True for a string.
+    var isString: Bool {
+        if case .string = self { true } else { false }
     }
 
     /// The member `key` of an object, else `nil`.

@@ -66,7 +66,7 @@ struct JSONParserTests {
             let expected = Self.byDecoder(text)
             #expect(expected != nil, "\(text)")
             #expect(JSONValue.object(from: text) == expected, "\(text)")
-            #expect(JSONValue.objectNotingNumberLiterals(from: text)?.object == expected, "\(text)")
+            #expect(JSONValue.notedObject(from: text)?.object == expected, "\(text)")
             if expected != nil { read += 1 }
         }
         #expect(read == 3_000)
@@ -113,20 +113,20 @@ struct JSONParserTests {
             #expect(JSONValue.object(from: "{\"a\":\(token)}")?["a"] == decoder)
             #expect(Self.byDecoder("{\"a\":\(token)}")?["a"] == decoder)
             // The literal is noted exactly where the reading differs from it.
-            let noted = JSONValue.objectNotingNumberLiterals(from: "{\"a\":\(token)}")
+            let noted = JSONValue.notedObject(from: "{\"a\":\(token)}")
             #expect(noted?.object["a"] == decoder)
-            #expect(noted?.literals == (decoder == exact ? [:] : ["a": token]), "\(token)")
+            #expect(noted?.numberLiterals == (decoder == exact ? [:] : ["a": token]), "\(token)")
         }
     }
 
     @Test("a number read as something else is noted under its dotted path, in objects and arrays, and only there")
     func numberLiterals() throws {
         let text = #"{"amount_money":{"amount":500.0,"currency_code":"USD"},"list":[1,2.0,{"deep":5e2}],"plain":7,"n":1.5}"#
-        let noted = try #require(JSONValue.objectNotingNumberLiterals(from: text))
+        let noted = try #require(JSONValue.notedObject(from: text))
         #expect(noted.object == JSONValue.object(from: text))
         #expect(noted.object["amount_money"]?["amount"] == .integer(500))
-        #expect(noted.literals == ["amount_money.amount": "500.0", "list": "2.0", "list.deep": "5e2"])
-        #expect(JSONValue.objectNotingNumberLiterals(from: #"{"a":1e999999}"#) == nil, "unreadable, as object(from:) refuses it")
+        #expect(noted.numberLiterals == ["amount_money.amount": "500.0", "list": "2.0", "list.deep": "5e2"])
+        #expect(JSONValue.notedObject(from: #"{"a":1e999999}"#) == nil, "unreadable, as object(from:) refuses it")
         #expect(JSONValue.object(from: #"{"a":1e999999}"#) == nil)
     }
 
@@ -164,7 +164,7 @@ struct JSONParserTests {
             guard let text = String(validating: bytes, as: UTF8.self) else { continue }
             let expected = Self.byDecoder(text)
             let read = JSONValue.object(from: text)
-            #expect(JSONValue.objectNotingNumberLiterals(from: text)?.object == read, "\(text)")
+            #expect(JSONValue.notedObject(from: text)?.object == read, "\(text)")
             // JSONDecoder checks a number only when it is decoded, so a malformed number in a duplicate key's
             // ignored value passes it; JSONSerialization refuses such a text, and so does this reader.
             #expect(read == expected || (read == nil && Self.bySerialization(text) == nil), "\(text)")

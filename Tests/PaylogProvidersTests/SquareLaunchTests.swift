@@ -126,9 +126,11 @@ struct SquareLaunchTests {
     }
 
     @Test(
-        "keeps an unreadable amount as raw text",
-        arguments: [(#""5.00""#, "5.00"), ("5.5", "5.5"), (#""five""#, "five"), ("true", "true"), ("null", "null")])
-    func unreadableAmount(_ literal: String, _ raw: String) throws {
+        "keeps an unreadable amount as raw text; a null one is absent",
+        arguments: [
+            (#""5.00""#, "5.00"), ("5.5", "5.5"), (#""five""#, "five"), ("true", "true"), ("null", nil),
+        ] as [(String, String?)])
+    func unreadableAmount(_ literal: String, _ raw: String?) throws {
         let json =
             #"{"client_id":"c","amount_money":{"amount":\#(literal),"currency_code":"USD"},"callback_url":"app://cb"}"#
         let request = try adapter.parseLaunch(Fixtures.squareLaunch(json), appVersion: nil)

@@ -21,7 +21,8 @@ public struct SquareAdapter: ProviderAdapter {
     /// (noted as ``PaylogDomain/ParseNote/amountSentAsString``); a whole number written otherwise (`500.0`,
     /// `5e2`) is read as that integer and noted (``PaylogDomain/ParseNote/amountNotIntegerLiteral(_:)``); anything
     /// else leaves ``LaunchRequest/amount``
-    /// `nil`. A missing `version` means a pre-1.0 request (`apiVersion == nil`).
+    /// `nil`. A missing `version` means a pre-1.0 request (`apiVersion == nil`); a `version` that is not a string is
+    /// taken as written (`1.0`, not the 1 a JSON reader makes of it) and noted. A `null` member reads as absent.
     ///
     /// - Throws: ``ProviderError`` when the text is not a URL, the scheme is not Square's, or `data` is
     ///   missing or not a JSON object.
@@ -37,8 +38,14 @@ public struct SquareAdapter: ProviderAdapter {
         let fields = data.fields(notes: &notes)
 
         switch data.object["version"] {
-        case .string?, nil: break
-        case let other?: notes.append(.versionNotString(other.text))
+        case .string?, .null?, nil: break
+        case let other?: notes.append(.versionNotString(data.rawMembers["version"] ?? other.text))
+        }
+        for key in ["clear_default_fees", "auto_return"] {
+            switch data.object["options"]?[key] {
+            case .bool?, .null?, nil: break
+            case let other?: notes.append(.optionNotBoolean("options." + key, text: other.jsonText))
+            }
         }
         let minorUnits: Int64?
         switch data.object["amount_money"]?["amount"] {
@@ -91,6 +98,8 @@ public struct SquareAdapter: ProviderAdapter {
 
     /// Reads a Square callback: `status` `ok` is success, `error` failure, anything else invalid.
     ///
+    /// A member sent as JSON `null` reads as absent, and an id (`transaction_id`, `client_transaction_id` and their
+    /// pre-1.0 stand-ins) sent as an empty string as no id; the raw URL keeps what was sent.
     /// `error_code` is reported only for non-ok statuses (SDK samples carry `"0"` beside `ok`; it stays in
     /// ``CallbackOutcome/fields``). Pre-1.0 `payment_id`/`offline_payment_id` stand in for
     /// `transaction_id`/`client_transaction_id`. The status is always in the JSON; a `.launch` hint tells only
@@ -116,8 +125,11 @@ public struct SquareAdapter: ProviderAdapter {
         case "error": status = .failure
         case let raw: status = .invalid(raw ?? "")
         }
-        let transactionID = fields["transaction_id"] ?? fields["payment_id"]
-        let clientTransactionID = fields["client_transaction_id"] ?? fields["offline_payment_id"]
+        // An id sent empty is no id (a `null` one is already absent from `fields`): read as one, an offline
+        // payment became "completed" with a blank transaction id, and never expired.
+        func id(_ key: String) -> String? { fields[key].flatMap { $0.isEmpty ? nil : $0 } }
+        let transactionID = id("transaction_id") ?? id("payment_id")
+        let clientTransactionID = id("client_transaction_id") ?? id("offline_payment_id")
         let reference = fields["state"]
         let routingHint = data.outerItems.routingHint(reference: reference, notes: &notes)
         var cardPossible = true

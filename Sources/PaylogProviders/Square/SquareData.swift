@@ -14,6 +14,8 @@ struct SquareData {
     var object: [String: JSONValue]
     /// The literal text of each number in `object` read as something else (`500.0` read as 500), by dotted path.
     var numberLiterals: [String: String]
+    /// The text as written of each member of `object` whose value is not a string (`1.0`, `{"order":1}`).
+    var rawMembers: [String: String]
     /// The query items outside `data`, percent-decoded.
     var outerItems: [URLQueryItem]
     /// What was noticed while extracting.
@@ -22,19 +24,19 @@ struct SquareData {
     init(_ url: ParsedURL) throws(ProviderError) {
         let dataItems = url.items.filter { $0.name == "data" }
         // The first `data` item, as every other repeated item is read (noted when it is not the only one).
-        if let value = dataItems.first?.value, let read = JSONValue.objectNotingNumberLiterals(from: value) {
-            (self.object, self.numberLiterals) = read
+        if let value = dataItems.first?.value, let read = JSONValue.notedObject(from: value) {
+            (self.object, self.numberLiterals, self.rawMembers) = (read.object, read.numberLiterals, read.rawMembers)
             self.outerItems = url.items.filter { $0.name != "data" }
-            self.notes = dataItems.count > 1 ? [.duplicateQueryItem("data")] : []
+            self.notes = (dataItems.count > 1 ? [.duplicateQueryItem("data")] : []) + Self.duplicateNotes(read.duplicates)
             return
         }
         var query = url.percentEncodedQuery ?? ""
         var sawData = !dataItems.isEmpty
-        let recovered = query.withUTF8 { bytes -> (read: (object: [String: JSONValue], literals: [String: String]), before: String)? in
+        let recovered = query.withUTF8 { bytes -> (read: NotedJSONObject, before: String)? in
             for start in Self.itemsStartingWithData(bytes) {
                 sawData = true
                 let encoded = String(decoding: UnsafeBufferPointer(rebasing: bytes[(start + 5)...]), as: UTF8.self)
-                guard let read = JSONValue.objectNotingNumberLiterals(from: encoded.percentDecoded ?? encoded) else { continue }
+                guard let read = JSONValue.notedObject(from: encoded.percentDecoded ?? encoded) else { continue }
                 // The text before it, without the `&` or `?` that joined the two.
                 let before = UnsafeBufferPointer(rebasing: bytes[..<(start == 0 ? 0 : start - 1)])
                 return (read, String(decoding: before, as: UTF8.self))
@@ -42,8 +44,9 @@ struct SquareData {
             return nil
         }
         if let recovered {
-            var notes: [ParseNote] = [.dataRecoveredFromRawQuery]
-            (self.object, self.numberLiterals) = recovered.read
+            var notes: [ParseNote] = [.dataRecoveredFromRawQuery] + Self.duplicateNotes(recovered.read.duplicates)
+            let read = recovered.read
+            (self.object, self.numberLiterals, self.rawMembers) = (read.object, read.numberLiterals, read.rawMembers)
             self.outerItems = ParsedURL.items(ofQuery: recovered.before, notes: &notes) ?? []
             self.notes = notes
             return
@@ -71,10 +74,30 @@ struct SquareData {
         return starts
     }
 
-    /// All JSON keys flattened with dotted paths, plus the URL's own query items as `query.<name>`.
+    /// The notes for keys met twice in one object: the value read and the other, as JSON text.
+    private static func duplicateNotes(_ duplicates: [JSONValue.DuplicateKey]) -> [ParseNote] {
+        duplicates.map { .duplicateJSONKey($0.path, read: $0.kept.jsonText, other: $0.dropped.jsonText) }
+    }
+
+    /// The members kept as written when they are not strings, rather than flattened: `version` (a number's literal,
+    /// `1.0`, not the 1 it reads as) and `state` (echoed verbatim, so compared as sent; its inside holds no keys).
+    static let keptAsWritten: Set<String> = ["version", "state"]
+
+    /// All JSON keys flattened with dotted paths, plus the URL's own query items as `query.<name>`. A `null` member
+    /// is left out as absent (noted as ``PaylogDomain/ParseNote/jsonNull(_:)``); `version` and `state` that are not
+    /// strings are kept as written (a `state` noted as ``PaylogDomain/ParseNote/stateNotString(_:)``).
     func fields(notes: inout [ParseNote]) -> [String: String] {
         var fields = [String: String](minimumCapacity: 2 * object.count + outerItems.count)
-        JSONValue.object(object).flatten(at: "", into: &fields)
+        var nulls: [String] = []
+        for (key, value) in object {
+            if Self.keptAsWritten.contains(key), let raw = rawMembers[key], value != .null {
+                fields[key] = raw
+                if key == "state" { notes.append(.stateNotString(raw)) }
+            } else {
+                value.flatten(at: key, into: &fields, nulls: &nulls)
+            }
+        }
+        notes += nulls.sorted().map(ParseNote.jsonNull)
         for (key, value) in outerItems.fields(prefix: "query.", notes: &notes) where fields[key] == nil {
             fields[key] = value
         }
