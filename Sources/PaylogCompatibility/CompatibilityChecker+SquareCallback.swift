@@ -23,12 +23,14 @@ extension CompatibilityChecker {
             source: "[C] §1b client_transaction_id (R on ok, even online)"
         ) { context in
             let fields = context.fields
-            guard context.callback.status == .success, fields["client_transaction_id"] == nil,
+            guard context.callback.status == .success, context.callback.clientTransactionID == nil,
                 context.squareLevel.map({ $0 >= .v1_0 }) ?? (context.request == nil),
                 fields["payment_id"] == nil, fields["offline_payment_id"] == nil
             else { return [] }
+            let has = context.callback.parseNotes.contains(.jsonNull("client_transaction_id")) ? "sends a null"
+                : fields["client_transaction_id"] == "" ? "sends an empty" : "has no"
             return [
-                "Square callback with status \"ok\" has no client_transaction_id; the contract requires it on "
+                "Square callback with status \"ok\" \(has) client_transaction_id; the contract requires it on "
                     + "every successful payment (online too), and an offline payment cannot be reconciled without it."
             ]
         },
@@ -38,10 +40,24 @@ extension CompatibilityChecker {
             source: "[C] §1b error_code (R on error)"
         ) { context in
             guard context.callback.status == .failure, (context.fields["error_code"] ?? "").isEmpty else { return [] }
+            let has = context.callback.parseNotes.contains(.jsonNull("error_code")) ? "sends a null"
+                : context.fields["error_code"] == "" ? "sends an empty" : "has no"
             return [
-                "Square callback with status \"error\" has no error_code; the contract requires one, so the "
+                "Square callback with status \"error\" \(has) error_code; the contract requires one, so the "
                     + "reason for the failure is unknown."
             ]
+        },
+        .callback(
+            "square.callback.id-empty", .square, .warning,
+            "transaction_id or client_transaction_id (or a pre-1.0 stand-in) was sent as an empty string; it was "
+                + "read as no id.",
+            source: "[I] §1b transaction_id, client_transaction_id (an id, never empty)"
+        ) { context in
+            ["transaction_id", "client_transaction_id", "payment_id", "offline_payment_id"].compactMap { key in
+                guard context.fields[key] == "" else { return nil }
+                return "Square callback sends \(key) as an empty string; paylog read it as no id (the recorded URL "
+                    + "keeps it as sent)."
+            }
         },
         .callback(
             "square.callback.key-not-for-status", .square, .error,
@@ -133,16 +149,18 @@ extension CompatibilityChecker {
             "The request sent `state` but the callback does not echo it verbatim.",
             source: "[C] §1a state, §1b state (echo)"
         ) { context in
-            guard let sent = context.request?.fields["state"] else { return [] }
+            guard let request = context.request, let sent = request.fields["state"] else { return [] }
+            let sentState = SquareState(sent, notes: request.parseNotes)
             guard let echoed = context.fields["state"] else {
                 return [
-                    "Square callback has no state, but the request sent state \"\(sent)\"; the contract says it "
+                    "Square callback has no state, but the request sent state \(sentState); the contract says it "
                         + "is echoed verbatim — the callback may belong to another payment."
                 ]
             }
-            guard echoed != sent else { return [] }
+            let echoedState = SquareState(echoed, notes: context.callback.parseNotes)
+            guard echoedState != sentState else { return [] }
             return [
-                "Square callback echoes state \"\(echoed)\", but the request sent \"\(sent)\"; the contract says it "
+                "Square callback echoes state \(echoedState), but the request sent \(sentState); the contract says it "
                     + "is echoed verbatim — the callback may belong to another payment."
             ]
         },
@@ -155,7 +173,7 @@ extension CompatibilityChecker {
                 let echoed = context.fields["state"]
             else { return [] }
             return [
-                "Square callback carries state \"\(echoed)\", but the payment's request sent no state; "
+                "Square callback carries state \(SquareState(echoed, notes: context.callback.parseNotes)), but the payment's request sent no state; "
                     + "the callback may belong to another payment."
             ]
         },

@@ -41,6 +41,9 @@ extension CompatibilityChecker {
                 let label = level?.requestLabel ?? "Square request"
                 let since = required == .preV1 ? "every API version" : "\(required.name) and later"
                 let what = row.note.map { " (\($0))" } ?? ""
+                if request.parseNotes.contains(.jsonNull(row.key)) {
+                    return "\(label) sends \(row.key) as JSON null\(what); the contract requires a value in \(since)."
+                }
                 if !row.isPresent(in: request.fields) {
                     return "\(label) has no \(row.key)\(what); the contract requires it in \(since)."
                 }
@@ -118,20 +121,33 @@ extension CompatibilityChecker {
         ) { request in
             guard request.fields["options.supported_tender_types"] == "" else { return [] }
             return [
-                "Square request sends an empty options.supported_tender_types list; no tender could be "
-                    + "offered (omit the key to get the app's default)."
+                "Square request sends an empty options.supported_tender_types list; the contract does not say what "
+                    + "the app does with it, and it may offer no tender at all (omit the key to get the app's default)."
             ]
         },
         .request(
             "square.request.version-not-string", .square, .warning,
-            "`version` was sent as a JSON number, not the string the contract specifies.",
+            "`version` was sent as a JSON number (or another non-string value), not the string the contract specifies.",
             source: "[C] §1a `version` (string); [I] whether the app reads a number"
         ) { request in
             request.parseNotes.compactMap { note in
                 guard case .versionNotString(let text) = note else { return nil }
-                return "Square request sends version as the JSON number \(text), not the string \"\(text)\" the "
+                let judged = SquareLevel(apiVersion: text) != nil ? "as version \(text)" : "as an unknown version"
+                return "Square request sends version as \(JSONKind.phrase(for: text)) \(text), not the string the "
                     + "contract specifies; the app may not read it (and answer invalid_version_number). paylog judged "
-                    + "the request as version \(text)."
+                    + "the request \(judged)."
+            }
+        },
+        .request(
+            "square.request.option-not-boolean", .square, .warning,
+            "options.clear_default_fees or options.auto_return is not a JSON boolean.",
+            source: "[C] §1a options.clear_default_fees, options.auto_return (bool); [I] what the app makes of "
+                + "another value"
+        ) { request in
+            request.parseNotes.compactMap { note in
+                guard case .optionNotBoolean(let key, let text) = note else { return nil }
+                return "Square request sends \(key) as \(JSONKind.phrase(for: text)) \(text), not the boolean true "
+                    + "or false the contract specifies; the app may ignore it or refuse the request."
             }
         },
         .request(

@@ -92,10 +92,10 @@ extension CompatibilityChecker {
             "foreign-tx-id longer than 128 characters.",
             source: "[C] §3 foreign-tx-id (≤ 128 chars)"
         ) { request in
-            guard let value = request.fields["foreign-tx-id"], value.unicodeScalars.count > 128 else { return [] }
+            guard let value = request.receivedValue("foreign-tx-id"), value.count > 128 else { return [] }
             return [
-                "SumUp request has a foreign-tx-id of \(value.unicodeScalars.count) characters; the contract "
-                    + "allows at most 128."
+                "SumUp request has a foreign-tx-id of \(value.count) \(value.unitName); the contract allows at most 128 "
+                    + "characters."
             ]
         },
         .request(
@@ -103,13 +103,11 @@ extension CompatibilityChecker {
             "foreign-tx-id contains a character outside printable ASCII (0x20–0x7E).",
             source: "[C] §3 foreign-tx-id (printable ASCII)"
         ) { request in
-            guard let value = request.fields["foreign-tx-id"],
-                let bad = value.unicodeScalars.first(where: { !(0x20...0x7E).contains($0.value) })
-            else { return [] }
-            let hex = String(bad.value, radix: 16, uppercase: true)
+            guard let value = request.receivedValue("foreign-tx-id"), let bad = value.firstNotPrintable else { return [] }
+            let recorded = value.isBytes ? " (percent-encoded: the bytes are not UTF-8 text)" : ""
             return [
-                "SumUp request has foreign-tx-id \"\(value)\" containing U+\(hex); the contract allows only "
-                    + "printable ASCII (0x20–0x7E)."
+                "SumUp request has foreign-tx-id \"\(value.recorded)\"\(recorded) containing \(bad); the contract "
+                    + "allows only printable ASCII (0x20–0x7E)."
             ]
         },
         .request(
@@ -117,9 +115,9 @@ extension CompatibilityChecker {
             "foreign-tx-id contains a space (whether the contract's printable ASCII includes it is unclear).",
             source: "[I] §3 foreign-tx-id (space unclear)"
         ) { request in
-            guard let value = request.fields["foreign-tx-id"], value.contains(" ") else { return [] }
+            guard let value = request.receivedValue("foreign-tx-id"), value.containsSpace else { return [] }
             return [
-                "SumUp request has foreign-tx-id \"\(value)\" containing a space; the contract says printable "
+                "SumUp request has foreign-tx-id \"\(value.recorded)\" containing a space; the contract says printable "
                     + "ASCII but it is unclear whether the app accepts a space — prefer ids without one."
             ]
         },

@@ -64,6 +64,24 @@ extension CompatibilityChecker {
                 + "read the JSON after data=. Legal, but a naive parser would fail."
         },
         .parseNote(
+            "square.url.data-null-value", .square, .warning,
+            "A key of the `data` JSON was sent as null; it was read as absent.",
+            source: "[I] §1a, §1b (the contract gives no key a null value)"
+        ) { note in
+            guard case .jsonNull(let path) = note else { return nil }
+            return "Square data sends \(path) as JSON null; paylog read it as absent, as if the key were not sent "
+                + "(the recorded URL keeps the null). The app may read it otherwise."
+        },
+        .parseNote(
+            "square.url.data-duplicate-key", .square, .warning,
+            "A key occurs more than once in one object of the `data` JSON; the first value was read.",
+            source: "[I] (no contract defines repeated JSON keys)"
+        ) { note in
+            guard case .duplicateJSONKey(let path, let read, let other) = note else { return nil }
+            return "Square data has the key \(path) more than once; paylog read the first value, \(read), but the "
+                + "provider app may read a later one (a reader keeping the last), \(other)."
+        },
+        .parseNote(
             "request.app-version-unreadable", nil, .warning,
             "The app version declared with the request is not dotted numbers, so version rules cannot use it.",
             source: "[I] paylog recording convention (app versions such as 1.53.2)"

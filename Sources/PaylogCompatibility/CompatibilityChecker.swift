@@ -5,7 +5,8 @@ import PaylogDomain
 ///
 /// Judging never rewrites a record: it returns findings, one per breach, in the order of ``rules``. A finding's
 /// severity is its rule's: ``Severity/error`` for a breach of a confirmed (**[C]**) fact, ``Severity/warning``
-/// for an inferred (**[I]**) rule or a deprecated or unknown value, ``Severity/info`` for a notable legal fact.
+/// for an inferred (**[I]**) rule or a deprecated or unknown value, ``Severity/info`` for a notable legal fact. A
+/// finding also carries its rule's ``Basis``: whether it rests on confirmed facts only.
 public enum CompatibilityChecker {
     /// Every check, in table order.
     static let checks: [Check] =
@@ -33,12 +34,13 @@ public enum CompatibilityChecker {
         }
     }
 
-    /// Judges a callback, using the payment's latest request for the rules that compare against it
+    /// Judges a callback, using the payment's request it answers for the rules that compare against it
     /// (Square `state` echo and API version, SumUp app version and `foreign-tx-id` echo, iZettle `reference`).
     ///
     /// - Parameters:
     ///   - callback: The callback as the adapters read it.
-    ///   - request: The payment's latest launch request; `nil` when unknown, which skips the rules that need it.
+    ///   - request: The payment's launch request the callback answers (the one whose reference it echoes, else the
+    ///     latest, as `EvidenceJudge` picks it); `nil` when unknown, which skips the rules that need it.
     ///     A request of another provider is reported (`callback.provider-mismatch`) and otherwise ignored.
     ///   - payment: The payment id, copied into every finding.
     ///   - position: The log position of the record, copied into every finding.
@@ -60,8 +62,8 @@ public enum CompatibilityChecker {
         checks.flatMap { check in
             evaluate(check).map { message in
                 Finding(
-                    payment: payment, position: position, severity: check.rule.severity, rule: check.rule.id,
-                    message: message)
+                    payment: payment, position: position, severity: check.rule.severity, basis: check.rule.basis,
+                    rule: check.rule.id, message: message)
             }
         }
     }

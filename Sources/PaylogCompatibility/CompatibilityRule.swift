@@ -13,13 +13,17 @@ public struct CompatibilityRule: Sendable, Hashable {
     public var summary: String
     /// `"[C]"` (confirmed) or `"[I]"` (inferred) followed by where in the provider contract the fact comes from.
     public var source: String
+    /// Whether the rule rests on confirmed facts only or on an inferred one, as its ``source`` cites them; every
+    /// finding of the rule carries it.
+    public var basis: Basis
 
-    /// Creates a rule entry.
+    /// Creates a rule entry; its ``basis`` is read from `source` (``Basis/init(source:)``).
     public init(id: String, provider: Provider?, severity: Severity, summary: String, source: String) {
         self.id = id
         self.provider = provider
         self.severity = severity
         self.summary = summary
         self.source = source
+        self.basis = Basis(source: source)
     }
 }

@@ -11,7 +11,8 @@ struct SquareRequestKey: Sendable {
     /// What the contract adds about the key, for messages.
     let note: String?
 
-    /// Whether `fields` carries the key (for `options`, the object itself or any member of it).
+    /// Whether `fields` carries the key (for `options`, the object itself or any member of it); a key sent as JSON
+    /// `null` is not in `fields`, so it is missing.
     func isPresent(in fields: [String: String]) -> Bool {
         if fields[key] != nil { return true }
         return fields.keys.contains { $0.hasPrefix(key + ".") }

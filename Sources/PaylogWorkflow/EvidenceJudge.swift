@@ -31,7 +31,8 @@ public struct EvidenceJudge: Sendable {
                 return (request.fields, CompatibilityChecker.check(request: request, payment: event.streamID, position: event.position))
             } catch {
                 return (nil, [Finding(
-                    payment: event.streamID, position: event.position, severity: .error, rule: "evidence.request-unreadable",
+                    payment: event.streamID, position: event.position, severity: .error, basis: .confirmed,
+                    rule: "evidence.request-unreadable",
                     message: "The recorded launch URL can no longer be read: \(error)")])
             }
         case .callbackReceived(let received):
@@ -55,7 +56,7 @@ public struct EvidenceJudge: Sendable {
                     callback: outcome, request: request, payment: event.streamID, position: event.position)
                 if received.outcome.status == .invalid(""), outcome.status != .invalid("") {
                     findings.append(Finding(
-                        payment: event.streamID, position: event.position, severity: .warning,
+                        payment: event.streamID, position: event.position, severity: .warning, basis: .inferred,
                         rule: "evidence.callback-outcome-undetermined-when-recorded",
                         message: "Recorded with an unknown outcome, but matched against the payment's request it reports "
                             + "\(outcome.status == .success ? "success" : "failure"); the payment's status did not take it "
@@ -64,7 +65,8 @@ public struct EvidenceJudge: Sendable {
                 return (outcome.fields, findings)
             } catch {
                 return (nil, [Finding(
-                    payment: event.streamID, position: event.position, severity: .error, rule: "evidence.callback-unreadable",
+                    payment: event.streamID, position: event.position, severity: .error, basis: .confirmed,
+                    rule: "evidence.callback-unreadable",
                     message: "The recorded callback URL can no longer be read: \(error)")])
             }
         case .appSwitched, .offline, .reconciled, .failed:

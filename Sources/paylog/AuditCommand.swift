@@ -40,7 +40,7 @@ struct AuditCommand: ParsableCommand {
             }
             for note in entry.notes { print("  note: \(TerminalText.escaped(note))") }
             for finding in entry.findings {
-                print("  \(finding.severity.rawValue.uppercased()) [\(finding.rule)] \(TerminalText.escaped(finding.message))")
+                print("  \(finding.severity.rawValue.uppercased()) \(finding.basis.mark) [\(finding.rule)] \(TerminalText.escaped(finding.message))")
             }
             print("  → status \(entry.state.status.rawValue)")
         }

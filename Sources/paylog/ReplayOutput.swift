@@ -39,7 +39,7 @@ enum ReplayOutput {
         let byRule = Dictionary(grouping: report.findings.filter { $0.severity != .info }, by: \.rule)
         for (rule, findings) in byRule.sorted(by: { $0.key < $1.key }) {
             let first = findings[0]
-            Swift.print("  [\(first.severity.rawValue)] \(rule) ×\(findings.count) — e.g. \(first.payment) #\(first.position): \(TerminalText.escaped(first.message))")
+            Swift.print("  [\(first.severity.rawValue)] \(first.basis.mark) \(rule) ×\(findings.count) — e.g. \(first.payment) #\(first.position): \(TerminalText.escaped(first.message))")
         }
     }
 }

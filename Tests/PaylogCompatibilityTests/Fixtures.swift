@@ -71,6 +71,12 @@ enum Fixtures {
         return url.replacingOccurrences(of: "%22amount%22%3A1250%2C", with: "%22amount%22%3A" + uriComponent(literal) + "%2C")
     }
 
+    /// A clean Square request for `version` whose JSON starts with `members` (say `"state":"ref-0",`) before its
+    /// own: a way to send a key twice, which no JSON encoder writes.
+    static func squareLaunch(_ version: String?, prefixingJSON members: String) -> String {
+        "square-commerce-v1://payment/create?data=" + uriComponent("{" + members + json(squareBody(version)).dropFirst())
+    }
+
     /// What Square opens: the callback URL (which has its own query) with `&data=<JSON>` appended, or with
     /// `joiner: "?"` as naive string concatenation does.
     static func squareCallback(_ object: [String: Any], joiner: String = "&") -> String {

@@ -1,3 +1,4 @@
+import Foundation
 import PaylogDomain
 
 typealias F = Fixtures
@@ -31,6 +32,14 @@ enum RuleCases {
             "square.url.data-recovered",
             fires: .callback(F.squareCallback(F.squareOK, joiner: "?"), provider: nil, request: F.squareLaunch()),
             quiet: .callback(F.squareCallback(F.squareOK), provider: nil, request: F.squareLaunch())),
+        RuleCase(
+            "square.url.data-null-value",
+            fires: .request(F.squareLaunch("1.3", ["notes": NSNull()])),
+            quiet: .request(F.squareLaunch("1.3", ["notes": "null"]))),
+        RuleCase(
+            "square.url.data-duplicate-key",
+            fires: .request(F.squareLaunch("1.3", prefixingJSON: #""state":"ref-0","#)),
+            quiet: .request(F.squareLaunch("1.3", prefixingJSON: #""sdk_version":"3.5.0","#))),
         RuleCase(
             "request.app-version-unreadable",
             fires: .request(F.sumUpLaunch(), app: "v1.69"),
@@ -94,6 +103,10 @@ enum RuleCases {
             "square.request.version-not-string",
             fires: .request(F.squareLaunch("1.3", ["version": 1.3])),
             quiet: .request(F.squareLaunch("1.3"))),
+        RuleCase(
+            "square.request.option-not-boolean",
+            fires: .request(F.squareLaunch("1.3", ["options.clear_default_fees": "true"])),
+            quiet: .request(F.squareLaunch("1.3", ["options.clear_default_fees": true]))),
         RuleCase(
             "square.request.amount-as-string",
             fires: .request(F.squareLaunch("1.3", ["amount_money.amount": "500"])),
@@ -163,6 +176,10 @@ enum RuleCases {
             fires: .callback(
                 squareCallback(["error_code": nil], base: F.squareError), provider: .square, request: F.squareLaunch()),
             quiet: .callback(squareCallback([:], base: F.squareError), provider: .square, request: F.squareLaunch())),
+        RuleCase(
+            "square.callback.id-empty",
+            fires: .callback(squareCallback(["transaction_id": ""]), provider: .square, request: F.squareLaunch()),
+            quiet: .callback(squareCallback([:]), provider: .square, request: F.squareLaunch())),
         RuleCase(
             "square.callback.key-not-for-status",
             fires: .callback(

@@ -25,6 +25,30 @@ struct RuleTableTests {
         }
     }
 
+    @Test("every rule has a basis read from its source, and every finding carries its rule's")
+    func basisFollowsSource() throws {
+        for rule in CompatibilityChecker.rules {
+            let inferred = rule.source.contains("[I]") || rule.source.contains("[C/I]")
+            #expect(rule.basis == (inferred ? .inferred : .confirmed), "\(rule.id)")
+            if rule.severity == .error { #expect(rule.basis == .confirmed, "\(rule.id)") }
+        }
+        #expect(Set(CompatibilityChecker.rules.map(\.basis)) == Set(Basis.allCases))
+        let subjects = RuleCases.all.map(\.fires)
+        for subject in subjects {
+            for finding in try subject.findings() {
+                #expect(finding.basis == CompatibilityChecker.rule(id: finding.rule)?.basis, "\(finding.rule)")
+            }
+        }
+    }
+
+    @Test("inferred rules do not state their inference as a fact")
+    func inferredMessagesHedge() throws {
+        let tenders = try RuleCases.squareRequest.first { $0.rule == "square.request.tender-types-empty" }!.fires.findings()
+        let message = try #require(tenders.first { $0.rule == "square.request.tender-types-empty" }?.message)
+        #expect(!message.contains("no tender could be offered"))
+        #expect(message.contains("may offer no tender"))
+    }
+
     @Test("every id a finding carries is listed in the table")
     func findingIDsAreListed() throws {
         let published = Set(CompatibilityChecker.rules.map(\.id))
@@ -40,14 +64,16 @@ struct RuleTableTests {
         #expect(seen == published)
     }
 
-    @Test("findings encode with the keys payment, position, severity, rule, message")
+    @Test("findings encode with the keys payment, position, severity, basis, rule, message")
     func findingJSON() throws {
         let finding = Finding(
-            payment: "pay_1", position: 42, severity: .warning, rule: "square.request.amount-as-string", message: "m")
+            payment: "pay_1", position: 42, severity: .warning, basis: .inferred, rule: "square.request.amount-as-string",
+            message: "m")
         let data = try JSONEncoder().encode(finding)
         let object = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
-        #expect(Set(object.keys) == ["payment", "position", "severity", "rule", "message"])
+        #expect(Set(object.keys) == ["payment", "position", "severity", "basis", "rule", "message"])
         #expect(object["severity"] as? String == "warning")
+        #expect(object["basis"] as? String == "inferred")
         #expect(try JSONDecoder().decode(Finding.self, from: data) == finding)
     }
 
