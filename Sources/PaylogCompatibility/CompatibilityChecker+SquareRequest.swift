@@ -21,8 +21,10 @@ extension CompatibilityChecker {
             source: "[C] §1a `version` (no \"1.4\" known)"
         ) { request in
             guard let text = request.fields["version"], SquareLevel(apiVersion: text) == nil else { return [] }
+            let written = request.parseNotes.contains(.versionNotString(text))
+                ? "\(JSONKind.phrase(for: text)) \(text)" : "\"\(text)\""
             return [
-                "Square request declares version \"\(text)\", which is not a known Square API version "
+                "Square request declares version \(written), which is not a known Square API version "
                     + "(1.0, 1.1, 1.2, 1.3; no 1.4 is known); Square answers unsupported_api_version or "
                     + "invalid_version_number. Version-dependent rules were not judged."
             ]

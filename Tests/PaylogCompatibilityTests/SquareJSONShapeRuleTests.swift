@@ -76,6 +76,9 @@ struct SquareJSONShapeRuleTests {
         #expect(note.message.contains("sends version as \(phrase),"))
         #expect(note.message.contains(known ? "judged the request as version \(written)" : "as an unknown version"))
         #expect(found.map(\.rule).contains("square.request.version-unknown") != known)
+        if let unknown = found.first(where: { $0.rule == "square.request.version-unknown" }) {
+            #expect(unknown.message.contains("declares version \(phrase), which"), "\(unknown.message)")
+        }
         if known { #expect(!found.contains { $0.message.contains("declares version \"1\"") }) }
     }
 
