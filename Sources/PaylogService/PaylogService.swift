@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import Hummingbird
 import Logging
 import NIOCore
@@ -57,11 +60,14 @@ public struct PaylogService: Sendable {
 
     /// Serves until SIGTERM or SIGINT, then stops accepting connections, finishes in-flight requests and
     /// queued appends, and closes LMDB.
+    /// - Throws: ``ListenError`` when the address cannot be bound (in use, privileged, not this machine's).
     public func run(onListening: @escaping @Sendable (String, Int) async -> Void = { _, _ in }) async throws {
         let group = ServiceGroup(
             configuration: .init(
                 services: [application(onListening: onListening)], gracefulShutdownSignals: [.sigterm, .sigint],
                 logger: logger))
-        try await group.run()
+        do { try await group.run() } catch let error as IOError where [EADDRINUSE, EACCES, EADDRNOTAVAIL].contains(error.errnoCode) {
+            throw ListenError(host: configuration.host, port: configuration.port, code: error.errnoCode)
+        }
     }
 }

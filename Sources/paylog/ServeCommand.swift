@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import LMDBKit
 import Logging
 import PaylogService
 
@@ -32,6 +33,10 @@ struct ServeCommand: AsyncParsableCommand {
 
         var logger = Logger(label: "paylog.serve")
         logger.logLevel = Logger.Level(rawValue: settings.logLevel) ?? .info
+        // Docs/operations.md: serve creates the store's missing parent directories (0700), as `keys add` does.
+        do { try Environment.makeDirectory(storePath, withParents: true) } catch {
+            throw CLIError("Cannot create the store directory \(storePath): \(error)")
+        }
         let store = try StoreOptions.open(at: storePath)
         let database: ServiceDatabase
         do { database = try ServiceDatabase(storePath: storePath) } catch {
@@ -39,7 +44,7 @@ struct ServeCommand: AsyncParsableCommand {
             throw CLIError("Cannot open the service database in \(storePath)/service: \(error)")
         }
         if (try? APIKeyStore(database: database).list().isEmpty) ?? true {
-            logger.warning("no API keys exist yet: only /health, /ready, /metrics and the Square web callback will answer; add one with `paylog keys add --name NAME --scopes ingest,read`")
+            logger.warning("no API keys exist yet: only /health, /ready, /metrics and the Square web callback will answer; add one with `paylog keys add --store \(storePath) --name NAME --scopes ingest,read`")
         }
         let service = PaylogService(configuration: settings, store: store, database: database, logger: logger)
         let announcer = logger

@@ -47,6 +47,18 @@ struct ServeProcessTests {
         #expect(try PaylogProcess.jsonObject(status.stdout)["status"] as? String == "requested")
     }
 
+    @Test("a port already in use is named, with what to do, and the second server exits 1")
+    func portInUse() throws {
+        let directory = TemporaryDirectory("paylog-serve")
+        defer { directory.remove() }
+        let (server, port) = try Self.start(["serve", "--store", directory.path + "/one", "--port", "0"])
+        defer { if server.isRunning { server.terminate() } }
+        let second = try PaylogProcess.run(["serve", "--store", directory.path + "/two", "--port", String(port)])
+        #expect(second.status == 1)
+        #expect(second.stderr.contains("Cannot listen on 127.0.0.1:\(port): the address is already in use"), "\(second.stderr)")
+        #expect(second.stderr.contains("--port"), "\(second.stderr)")
+    }
+
     @Test("a body that stops arriving is answered 408 at the request timeout, a body of unreadable framing 400; the server goes on")
     func stalledBody() async throws {
         let directory = TemporaryDirectory("paylog-serve")

@@ -28,6 +28,20 @@ struct StoreDirectoryModeTests {
         #expect(try Self.mode(store + "/service") == 0o700)
     }
 
+    @Test("paylog serve creates the store directory and those above it, 0700, as operations.md says")
+    func serveCreatesParents() throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        let store = dir.path + "/srv/paylog/store"
+        let (server, port) = try ServeProcessTests.start(["serve", "--store", store, "--port", "0"])
+        defer { if server.isRunning { server.terminate() } }
+        #expect(port > 0)
+        #expect(try Self.mode(store) == 0o700)
+        #expect(try Self.mode(dir.path + "/srv/paylog") == 0o700)
+        #expect(try Self.mode(dir.path + "/srv") == 0o700)
+        #expect(FileManager.default.fileExists(atPath: store + "/data.mdb"))
+    }
+
     @Test("a store another user cannot read is named as such, not as a directory without a store")
     func unreadableToAnotherUser() throws {
         let dir = TemporaryDirectory()
