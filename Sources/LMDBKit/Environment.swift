@@ -91,6 +91,11 @@ public final class Environment: @unchecked Sendable {
         code = mdb_env_open(handle, path, flags, mdb_mode_t(options.fileMode))
         if code == MDB_INVALID, let bytes = Environment.unfinishedDataFileSize(in: path) {
             release()
+            // A first meta page that names pages beyond the two headers: a store that held data, cut short (a copy
+            // that did not finish), not a creation that never did.
+            if let needed = Environment.bytesRecordedByFirstMetaPage(in: path), needed > 2 * Environment.pageSize {
+                throw LMDBError.truncated(path: path, fileBytes: bytes, neededBytes: needed)
+            }
             throw LMDBError.unfinishedCreation(path: path, fileBytes: bytes)
         }
         if code != 0 { throw fail(code, "open of \(path)") }
@@ -559,6 +564,25 @@ public final class Environment: @unchecked Sendable {
         var file = Glibc.stat()
         guard stat(path + "/data.mdb", &file) == 0, (file.st_mode & S_IFMT) == S_IFREG else { return nil }
         return Int(file.st_size) < 2 * pageSize ? Int(file.st_size) : nil
+    }
+
+    /// The bytes `path`'s `data.mdb` must hold by its first meta page (LMDB's page 0: its last page number + 1, in
+    /// pages), or nil when the file holds no whole page 0 or page 0 is not an LMDB meta page (magic `0xBEEFC0DE`).
+    static func bytesRecordedByFirstMetaPage(in path: String) -> Int? {
+        let descriptor = open(path + "/data.mdb", O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return nil }
+        defer { closeDescriptor(descriptor) }
+        var page = [UInt8](repeating: 0, count: 152)
+        guard pread(descriptor, &page, page.count, 0) == page.count else { return nil }
+        func word<T: FixedWidthInteger>(_ offset: Int, _: T.Type) -> T {
+            page.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: offset, as: T.self) }
+        }
+        // The page header (16 bytes), then MDB_meta: magic, version, address, map size, two MDB_db of 48 bytes,
+        // the last page number (offset 136) and the transaction id.
+        guard word(16, UInt32.self) == 0xBEEF_C0DE else { return nil }
+        let lastPage = word(136, UInt64.self)
+        guard lastPage < UInt64(Int.max / pageSize) else { return nil }
+        return (Int(lastPage) + 1) * pageSize
     }
 
     private static func canonicalize(_ path: String) -> String {

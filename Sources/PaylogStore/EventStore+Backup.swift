@@ -37,7 +37,7 @@ extension EventStore {
         } else {
             // 0700, as every store directory paylog creates: the copy holds the same personal data.
             do { try Environment.makeDirectory(destination, withParents: true) } catch {
-                throw .backupFailed(destination: destination, reason: "the directory cannot be created (\(error))")
+                throw .backupFailed(destination: destination, reason: "the directory cannot be created: \(EventStore.systemReason(error))")
             }
         }
         let sourceBytes = EventStore.fileSize(path + "/data.mdb")
@@ -46,11 +46,21 @@ extension EventStore {
         } catch {
             // The directory was new or empty: whatever data.mdb it holds now is this copy's unfinished file.
             try? files.removeItem(atPath: dataFile)
-            throw .backupFailed(destination: destination, reason: error.description)
+            throw .backupFailed(destination: destination, reason: EventStore.systemReason(error))
         }
         return BackupReport(
             destination: destination, compacted: compact, sourceFileBytes: sourceBytes,
             copyFileBytes: EventStore.fileSize(dataFile))
+    }
+
+    /// What failed about the copy, in the system's words: an `errno` from the destination (`EROFS`, `EACCES`,
+    /// `ENOSPC`) without LMDBKit's advice, which speaks of the store (to a read-only destination it said to pass
+    /// `--read-only`, an option for the store); LMDB's own errors as LMDBKit describes them.
+    static func systemReason(_ error: LMDBError) -> String {
+        if case .lmdb(let code, let operation) = error, code > 0, code < 200 {
+            return "\(operation) failed: \(String(cString: strerror(code)))"
+        }
+        return error.description
     }
 
     /// The size of the file at `path` in bytes, 0 when it cannot be read.

@@ -51,6 +51,9 @@ struct BackupCommand: ParsableCommand {
                     + "position \(position), chain verified, last hash matches the store; \(sizes)")
             } else if !chain.isIntact {
                 print("THE COPY DOES NOT VERIFY at position \(chain.firstBrokenPosition!): \(chain.problem ?? "")")
+                // The copy is a snapshot of the store: a chain broken in it is, almost always, broken in the store.
+                print("The copy holds the store's pages as they were: run `paylog verify` on the store itself; if it "
+                    + "breaks at the same position, the store's log is damaged there, not the copy.")
             } else {
                 print("THE COPY DOES NOT MATCH THE STORE: its event at position \(position) has another hash")
             }

@@ -34,6 +34,32 @@ struct EnvironmentCreationTests {
         #expect(try Data(contentsOf: URL(fileURLWithPath: dir.path + "/data.mdb")) == partial, "nothing rewritten")
     }
 
+    @Test("a store that held data, cut below two pages, is refused as truncated, not as a creation that never finished")
+    func truncatedCopy() throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        do {
+            let environment = try Environment(path: dir.path)
+            defer { environment.close() }
+            for round in 0..<4 {
+                try environment.write { txn in
+                    let database = try txn.openDatabase("d", create: true)!
+                    for key in 0..<200 { try txn.put(Array(repeating: 7, count: 200), for: Array("k\(round)-\(key)".utf8), in: database) }
+                }
+            }
+        }
+        let file = dir.path + "/data.mdb"
+        #expect(truncate(file, 4096) == 0)
+        #expect {
+            _ = try Environment(path: dir.path)
+        } throws: { error in
+            guard case .truncated(let path, let fileBytes, let neededBytes)? = error as? LMDBError else { return false }
+            return path == dir.path && fileBytes == 4096 && neededBytes > 8192
+        }
+        var status = stat()
+        #expect(stat(file, &status) == 0 && status.st_size == 4096, "nothing rewritten")
+    }
+
     @Test("a --store path that is a file says so")
     func storePathIsAFile() throws {
         let dir = TemporaryDirectory()

@@ -1,5 +1,5 @@
 import Foundation
-import PaylogStore
+@testable import PaylogStore
 import TestSupport
 import Testing
 
@@ -114,5 +114,25 @@ struct BackupTests {
         }
         #expect(try store.verifyChain().isIntact)
         #expect(try store.lastPosition() == 5)
+    }
+
+    @Test("a destination the system refuses is named in the system's words, never with advice about the store")
+    func destinationRefusedBySystem() throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        let store = try EventStore(path: dir.path + "/store")
+        defer { store.close() }
+        try Data("x".utf8).write(to: URL(fileURLWithPath: dir.path + "/afile"))
+        #expect {
+            _ = try store.backup(to: dir.path + "/afile/copy")
+        } throws: { error in
+            let text = "\(error)"
+            return text.contains("Cannot back up the store to \(dir.path)/afile/copy: the directory cannot be created: ")
+                && text.contains("Not a directory") && !text.contains("--store")
+        }
+        // A read-only destination's errno (EROFS needs a mount to provoke): the system's words, not the store's
+        // advice to pass --read-only.
+        let reason = EventStore.systemReason(.lmdb(code: EROFS, operation: "create directory /mnt/ro/copy"))
+        #expect(reason == "create directory /mnt/ro/copy failed: Read-only file system")
     }
 }
