@@ -176,7 +176,14 @@ extension Payment {
         version += 1
         if status == .failed { reconciledWhileFailed = true }
         let charge = ReportedCharge(transactionID: reconciled.transactionID, amount: reconciled.amount)
-        if firstReportedCharge == nil { firstReportedCharge = charge } else { laterReportedCharges.append(charge) }
+        if let first = firstReportedCharge {
+            laterReportedCharges.append(charge)
+            // Another transaction on the provider's report is another charge (the same one with another amount is a
+            // corrected line). Comparing with the first line is enough: a later one that differed set the flag then.
+            if !charge.transactionID.utf8.elementsEqual(first.transactionID.utf8) { hadMultipleCharges = true }
+        } else {
+            firstReportedCharge = charge
+        }
         status = .reconciled
         transactionID = reconciled.transactionID
         if reconciled.amountMismatch { hadAmountMismatch = true }

@@ -42,8 +42,9 @@ public struct Payment: Sendable, Hashable, Codable {
     /// The first charge the payment's success callbacks reported: its client transaction id, else its transaction
     /// id. A success reporting another sets ``hadMultipleCharges``.
     public var firstCharge: String?
-    /// Success callbacks reported more than one charge (another than ``firstCharge``): the customer may have been
-    /// charged more than once (a retry that succeeded after the first attempt did too).
+    /// Success callbacks reported more than one charge (another than ``firstCharge``), or report lines more than one
+    /// provider transaction id: the customer may have been charged more than once (a retry that succeeded after the
+    /// first attempt did too).
     public var hadMultipleCharges: Bool = false
     /// A report line reconciled the payment while it stood failed, and no request or success callback came since: a
     /// success callback now is as late as one recorded before the report line would have been.

@@ -21,8 +21,8 @@ public enum PaymentAudit {
         var charges: [String] = []
         // The transaction ids Square's success callbacks reported: a Square report line naming another is worth a look.
         var reportedByCallbacks: [String] = []
-        // The report line recorded before, if any: a second, different line is a fact to look at.
-        var earlierLine: Reconciled?
+        // The report lines recorded before: a second, different line is a fact to look at.
+        var earlierLines: [Reconciled] = []
         return try PaymentHistory.steps(of: paymentID, in: store).map { step in
             let (reading, findings) = judge.judge(step.event, decoded: step.decoded)
             var notes: [String] = []
@@ -59,14 +59,14 @@ public enum PaymentAudit {
                 evidence = e.reportLine
                 notes.append("matched by \(e.matchedBy)")
                 if e.amountMismatch { notes.append("AMOUNT MISMATCH with the request") }
-                if let earlier = earlierLine { notes.append(PaymentAudit.furtherLineNote(e, earlier: earlier)) }
+                if !earlierLines.isEmpty { notes.append(PaymentAudit.furtherLineNote(e, earlier: earlierLines)) }
                 if !reportedByCallbacks.isEmpty, !reportedByCallbacks.contains(e.transactionID),
                     PaymentAudit.reportProvider(of: e) == .square
                 {
                     notes.append("the report's transaction id \(e.transactionID) is not one the success callbacks reported "
                         + "(\(reportedByCallbacks.joined(separator: ", "))): check it is the same charge")
                 }
-                earlierLine = e
+                earlierLines.append(e)
                 if let failure = standingFailure {
                     notes.append(PaymentAudit.reconciledAfterFailureNote(
                         failure, observedAt: step.event.observedAt, failureObservedAt: failureObservedAt))
@@ -121,16 +121,25 @@ public enum PaymentAudit {
         return reportLine.provider
     }
 
-    /// The note on a report line recorded after another one for the same payment: a report exported again with a
-    /// corrected amount, or a second charge the provider reported under another transaction id.
-    static func furtherLineNote(_ line: Reconciled, earlier: Reconciled) -> String {
-        var note = "a further report line for this payment"
-        note += line.transactionID == earlier.transactionID
-            ? " with the same transaction id" : " under another transaction id (earlier \(earlier.transactionID))"
-        if line.amount != earlier.amount {
-            note += ": AMOUNT DIFFERS from the earlier line's (\(earlier.amount?.description ?? "none") → \(line.amount?.description ?? "none"))"
+    /// The note on a report line recorded after others (`earlier`, in order) for the same payment: a report exported
+    /// again with a corrected amount (the same transaction id), or a second charge the provider reported under another
+    /// transaction id (each line is judged against its own attempt's amount: ``Reconciled/amountMismatch``).
+    static func furtherLineNote(_ line: Reconciled, earlier: [Reconciled]) -> String {
+        if let same = earlier.last(where: { $0.transactionID.utf8.elementsEqual(line.transactionID.utf8) }) {
+            var note = "a further report line for this payment with the same transaction id"
+            if line.amount != same.amount {
+                note += ": AMOUNT DIFFERS from the earlier line's (\(same.amount?.description ?? "none") → \(line.amount?.description ?? "none"))"
+            }
+            return note
         }
-        return note
+        func charge(_ line: Reconciled) -> String { line.transactionID + (line.amount.map { ", \($0)" } ?? "") }
+        // Each earlier transaction once, with its latest line's amount, in the order of those latest lines.
+        var others: [Reconciled] = []
+        for other in earlier.reversed() where !others.contains(where: { $0.transactionID.utf8.elementsEqual(other.transactionID.utf8) }) {
+            others.insert(other, at: 0)
+        }
+        return "ANOTHER CHARGE REPORTED (\(charge(line)); earlier \(others.map(charge).joined(separator: "; "))): the provider "
+            + "reports more than one transaction for this payment, so the customer may have been charged more than once"
     }
 
     /// The note on a report line that reconciled a payment standing failed: the money was taken after all. When the

@@ -72,14 +72,16 @@ struct PaymentAuditReportLineTests {
             #expect(notes.dropFirst().first?.contains(
                 "a further report line for this payment with the same transaction id: AMOUNT DIFFERS from the earlier line's (10.00 EUR → 100.00 EUR)") == true,
                 "\(notes)")
+            // Another transaction id is another charge, not a changed amount.
             #expect(notes.last?.contains {
-                $0.hasPrefix("a further report line for this payment under another transaction id (earlier TX1): AMOUNT DIFFERS")
+                $0.hasPrefix("ANOTHER CHARGE REPORTED (TX2, 10.00 EUR; earlier TX1, 100.00 EUR): the provider reports more than one transaction")
             } == true, "\(notes)")
             // SumUp's callback gives the transaction code, its report the transaction id: no "not one the callbacks
             // reported" note for them (Square's, whose report repeats the callback's id, is checked below).
             #expect(notes.joined().allSatisfy { !$0.hasPrefix("the report's transaction id") }, "\(notes)")
             let payment = try #require(try PaymentsProjection.payment("p1", in: workflow.store))
             #expect(payment.status == .reconciled && payment.transactionID == "TX2" && payment.hadAmountMismatch)
+            #expect(payment.hadMultipleCharges, "TX1 and TX2 on the report: two charges")
         }
     }
 }

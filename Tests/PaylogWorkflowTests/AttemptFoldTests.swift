@@ -1,0 +1,68 @@
+import Foundation
+import PaylogDomain
+import PaylogProviders
+import Testing
+
+/// How a payment's status is folded across its attempts: a failure observed before the success that is recorded
+/// after it, a success answering an attempt that had failed, a decline after a success, and a second transaction on
+/// the provider's report.
+@Suite("Payment state machine: attempts")
+struct AttemptFoldTests {
+    /// Decides `command` at `at` (µs) and applies its events with `at` as their observed time, as the status view
+    /// does; returns the events.
+    @discardableResult
+    func run(_ command: PaymentCommand, on payment: inout Payment?, at: Int64) throws -> [PaymentEvent] {
+        let events = try Payment.decide(command, for: payment, id: "p1", at: at)
+        for event in events { Payment.evolve(&payment, id: "p1", event, observedAt: at) }
+        return events
+    }
+
+    func request(_ reference: String, amount: String = "10.00") throws -> PaymentCommand {
+        .request(try Providers.parseLaunch(
+            "sumupmerchant://pay/1.0?amount=\(amount)&currency=EUR&affiliate-key=AK&foreign-tx-id=\(reference)&callbacksuccess=myshop%3A%2F%2Fok&callbackfail=myshop%3A%2F%2Ffail",
+            appVersion: "1.88.0"), builtByPaylog: false)
+    }
+
+    func success(_ reference: String, tx: String) throws -> PaymentCommand {
+        .receiveCallback(try Providers.parseCallback("myshop://ok?smp-status=success&smp-tx-code=\(tx)&foreign-tx-id=\(reference)", provider: .sumup))
+    }
+
+    func declined(_ reference: String) throws -> PaymentCommand {
+        .receiveCallback(try Providers.parseCallback(
+            "myshop://fail?smp-status=failed&smp-failure-cause=declined&foreign-tx-id=\(reference)", provider: .sumup))
+    }
+
+    /// A SumUp report line matched by `reference`; `attemptMinor`: what that attempt asked, as the workflow passes it.
+    func line(_ tx: String, reference: String, minor: Int64, attemptMinor: Int64? = nil) throws -> PaymentCommand {
+        let eur = try CurrencyCode("EUR")
+        return .reconcile(
+            ReconciliationLine(
+                provider: .sumup, transactionID: tx, foreignTransactionID: reference, amount: Money(minorUnits: minor, currency: eur),
+                rawLine: "{\"tx\":\"\(tx)\"}"),
+            matchedBy: "foreign_tx_id", attemptAmount: attemptMinor.map { Money(minorUnits: $0, currency: eur) })
+    }
+
+    static let minute: Int64 = 60_000_000
+
+    @Test("two report lines with different transaction ids are two charges, each judged against its own attempt; a corrected amount is not")
+    func twoReportedTransactions() throws {
+        let m = Self.minute
+        var payment: Payment?
+        try run(request("refA", amount: "10.00"), on: &payment, at: 0)
+        try run(.fail(reason: "no callback within 120 s"), on: &payment, at: 2 * m)
+        try run(request("refB", amount: "12.00"), on: &payment, at: 3 * m)
+        try run(success("refB", tx: "TXB"), on: &payment, at: 4 * m)
+        #expect(payment?.hadMultipleCharges == false)
+        try run(line("TXA", reference: "refA", minor: 1_000, attemptMinor: 1_000), on: &payment, at: 60 * m)
+        #expect(payment?.hadMultipleCharges == false, "one line is one charge")
+        try run(line("TXB", reference: "refB", minor: 1_200, attemptMinor: 1_200), on: &payment, at: 60 * m)
+        #expect(payment?.hadMultipleCharges == true && payment?.hadAmountMismatch == false)
+        #expect(payment?.status == .reconciled && payment?.transactionID == "TXB")
+
+        var corrected: Payment?
+        try run(request("refA"), on: &corrected, at: 0)
+        try run(line("TXA", reference: "refA", minor: 1_000), on: &corrected, at: 60 * m)
+        try run(line("TXA", reference: "refA", minor: 10_000), on: &corrected, at: 61 * m)
+        #expect(corrected?.hadMultipleCharges == false && corrected?.hadAmountMismatch == true)
+    }
+}
