@@ -6,11 +6,17 @@ public struct Failed: Sendable, Hashable, Codable {
     public var errorCode: String?
     /// A reason a person can read.
     public var reason: String
+    /// True when the payment had already succeeded when this failure was recorded, but the failure was observed
+    /// before the success (a till's timeout ingested after the callback that paid): the shop gave up before the
+    /// success came. It is evidence and fails nothing; the success, observed after it, is late. Events recorded before
+    /// this field existed read false (such a failure was refused then).
+    public var observedBeforeSuccess: Bool
 
     /// A `Failed` event.
-    public init(source: FailureSource, errorCode: String?, reason: String) {
+    public init(source: FailureSource, errorCode: String?, reason: String, observedBeforeSuccess: Bool = false) {
         self.source = source
         self.errorCode = errorCode
         self.reason = reason
+        self.observedBeforeSuccess = observedBeforeSuccess
     }
 }

@@ -41,6 +41,11 @@ extension Payment {
                 amount: line.amount, amountMismatch: mismatch))]
         case .fail(let reason):
             if payment.status == .failed { return [] }
+            // The shop gave up before the success came (a till's timeout ingested after the callback that paid): its
+            // failure is evidence, recorded; it fails nothing, and makes the success late, as recorded first it would.
+            if payment.hasSucceeded, let at, let succeeded = payment.firstSuccessAtMicroseconds, at < succeeded {
+                return [.failed(Failed(source: .operator_, errorCode: nil, reason: reason, observedBeforeSuccess: true))]
+            }
             if payment.status == .completed || payment.status == .reconciled {
                 throw .alreadySucceeded(payment: id, status: payment.status)
             }

@@ -51,6 +51,7 @@ extension Payment {
         if let observedAt, observedAt < payment?.firstCallbackAtMicroseconds ?? .max {
             payment?.firstCallbackAtMicroseconds = observedAt
         }
+        if callback.outcome.status == .success { payment?.noteSuccess(observedAt: observedAt) }
     }
 
     /// ``evolve(_:id:_:observedAt:)`` for an `Offline` event.
@@ -65,12 +66,18 @@ extension Payment {
         openPlaceholder(&payment, id: id)
         payment?.apply(reconciled)
         if let observedAt, payment?.reconciledAtMicroseconds == nil { payment?.reconciledAtMicroseconds = observedAt }
+        payment?.noteSuccess(observedAt: observedAt)
     }
 
     /// ``evolve(_:id:_:observedAt:)`` for a `Failed` event (which sets no first-event time).
     public static func evolve(_ payment: inout Payment?, id: String, _ failed: Failed) {
         openPlaceholder(&payment, id: id)
         payment?.apply(failed)
+    }
+
+    /// Keeps `observedAt` as ``firstSuccessAtMicroseconds`` when it is the earliest evidence of payment yet.
+    private mutating func noteSuccess(observedAt: Int64?) {
+        if let observedAt, observedAt < firstSuccessAtMicroseconds ?? .max { firstSuccessAtMicroseconds = observedAt }
     }
 
     /// A stream must start with `Requested`; an event of another kind first still counts, on a placeholder.
@@ -192,10 +199,17 @@ extension Payment {
     /// Applies a `Failed` event.
     public mutating func apply(_ failed: Failed) {
         version += 1
+        failureReason = failed.reason
+        if failed.observedBeforeSuccess {
+            // The shop gave up before the success came: nothing fails. Every success callback recorded was observed
+            // after it, so is late, as recorded after it the first would have been; with none, a report line
+            // reconciled the payment, and the next success callback is late, as after a reconciliation while failed.
+            if sawSuccess { hadLateCallback = true } else if status == .reconciled { reconciledWhileFailed = true }
+            return
+        }
         status = .failed
         // The failure's own code: none for an expiry or an operator's failure, which an earlier callback's code
         // (say, a declined attempt before an offline success) does not describe.
         errorCode = failed.errorCode
-        failureReason = failed.reason
     }
 }

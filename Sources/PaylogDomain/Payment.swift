@@ -76,6 +76,10 @@ public struct Payment: Sendable, Hashable, Codable {
     public var offlineAtMicroseconds: Int64?
     /// When the payment was first reconciled (µs); set from the envelope.
     public var reconciledAtMicroseconds: Int64?
+    /// When the earliest evidence that the payment was paid was observed (µs): a success callback or a report line,
+    /// whatever order they were recorded in; set from the envelope. A `paylog fail` observed before it is recorded as
+    /// a failure the success came after (``Failed/observedBeforeSuccess``) rather than refused.
+    public var firstSuccessAtMicroseconds: Int64?
     /// When the first request was observed (µs since the epoch), when known. Set by whoever replays the
     /// envelope (the status view), since events carry their times in the envelope, not the payload.
     public var firstRequestedAtMicroseconds: Int64?

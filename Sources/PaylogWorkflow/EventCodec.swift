@@ -81,6 +81,7 @@ public enum EventCodec {
             m.source = e.source.rawValue
             if let v = e.errorCode { m.errorCode = v }
             m.reason = e.reason
+            m.observedBeforeSuccess = e.observedBeforeSuccess
             return try m.serializedData(options: EventCodec.deterministic)
         }
     }

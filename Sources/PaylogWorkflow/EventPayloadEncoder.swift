@@ -46,6 +46,7 @@ enum EventPayloadEncoder {
             w.text(1, e.source.rawValue)
             if let v = e.errorCode { w.always(2, v) }
             w.text(3, e.reason)
+            w.flag(4, e.observedBeforeSuccess)
         }
         return Data(w.bytes)
     }

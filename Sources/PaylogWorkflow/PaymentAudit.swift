@@ -74,6 +74,9 @@ public enum PaymentAudit {
             case .failed(let e):
                 // An expiry's reason gives the window's end in microseconds; an operator's is shown as typed.
                 notes.append("failed by \(e.source.rawValue): \(e.source == .expiry ? PaymentAudit.readable(e.reason) : e.reason)")
+                if e.observedBeforeSuccess {
+                    notes.append(PaymentAudit.failedBeforeSuccessNote(observedAt: step.event.observedAt, state: step.state))
+                }
                 failureObservedAt = step.event.observedAt
             case .offline(let e):
                 if let expiry = e.expiresAtMicroseconds { notes.append("expires \(Timestamp(microseconds: expiry).rfc3339) unless reconciled") }
@@ -140,6 +143,16 @@ public enum PaymentAudit {
         }
         return "ANOTHER CHARGE REPORTED (\(charge(line)); earlier \(others.map(charge).joined(separator: "; "))): the provider "
             + "reports more than one transaction for this payment, so the customer may have been charged more than once"
+    }
+
+    /// The note on a failure recorded after the payment had succeeded but observed before the success
+    /// (``Failed/observedBeforeSuccess``): the shop gave up before the success came. `state`: the payment after it.
+    static func failedBeforeSuccessNote(observedAt: Timestamp?, state: Payment) -> String {
+        let success = state.firstSuccessAtMicroseconds.map { " (observed \(Timestamp(microseconds: $0).rfc3339))" } ?? ""
+        let observed = observedAt.map { " at \($0.rfc3339)" } ?? ""
+        return "RECORDED AFTER THE PAYMENT HAD SUCCEEDED, but observed\(observed), before the success\(success): the shop "
+            + "gave up before the success came; this failure fails nothing, and "
+            + (state.sawSuccess ? "the success is LATE" : "the report line took the money after the shop gave up")
     }
 
     /// The note on a report line that reconciled a payment standing failed: the money was taken after all. When the

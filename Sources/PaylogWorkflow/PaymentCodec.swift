@@ -13,7 +13,8 @@ import PaylogStore
 ///    the payment id is not repeated: it is the row's key;
 /// 3. `version` (varint);
 /// 4. the present optionals in declaration order: amount (zigzag minor units, currency code), strings
-///    length-prefixed, times zigzag microseconds;
+///    length-prefixed, times zigzag microseconds (the first success's, view version 15, after the first request's,
+///    only when it is not the first callback's, which it almost always is: a flag says there is one);
 /// 5. `references`: a count, then each length-prefixed; `callbackFingerprints`: a count, then each fingerprint as
 ///    32 length-prefixed bytes; `laterReportedCharges` (view version 13): a count, then each as a charge (below);
 ///    `requestedProviders`: a varint of one bit per provider (``ProviderSet``; since view version 13).
@@ -51,7 +52,10 @@ enum PaymentCodec {
         static let firstCharge: UInt64 = 1 << 13
         /// The first reported charge, written only when it is not the transaction id with the requested amount.
         static let firstReportedCharge: UInt64 = 1 << 14
-        static let all: UInt64 = (1 << 15) - 1
+        /// The first success's time, written only when it is not the first callback's (as it almost always is):
+        /// ``Flag/hasFirstSuccessAt`` says whether there is one.
+        static let firstSuccessAt: UInt64 = 1 << 15
+        static let all: UInt64 = (1 << 16) - 1
     }
 
     /// Bits of the flags varint.
@@ -69,7 +73,8 @@ enum PaymentCodec {
         static let reconciledWhileFailed: UInt64 = 1 << 10
         static let hasFirstCharge: UInt64 = 1 << 11
         static let hasFirstReportedCharge: UInt64 = 1 << 12
-        static let all: UInt64 = (1 << 13) - 1
+        static let hasFirstSuccessAt: UInt64 = 1 << 13
+        static let all: UInt64 = (1 << 14) - 1
     }
 
     /// The bytes of `payment`.
@@ -98,6 +103,8 @@ enum PaymentCodec {
         mark(p.offlineAtMicroseconds, Present.offlineAt)
         mark(p.reconciledAtMicroseconds, Present.reconciledAt)
         mark(p.firstRequestedAtMicroseconds, Present.firstRequestedAt)
+        let storedSuccessAt = p.firstSuccessAtMicroseconds == p.firstCallbackAtMicroseconds ? nil : p.firstSuccessAtMicroseconds
+        mark(storedSuccessAt, Present.firstSuccessAt)
         // Left out only when derivation gives the same bytes back (Swift's `==` would take canonically equivalent
         // text for equal, and the decoded row would then differ from the payment folded in memory).
         let storedCharge = PaymentCodec.sameBytes(p.firstCharge, PaymentCodec.derivedCharge(p)) ? nil : p.firstCharge
@@ -119,6 +126,7 @@ enum PaymentCodec {
         flag(p.reconciledWhileFailed, Flag.reconciledWhileFailed)
         flag(p.firstCharge != nil, Flag.hasFirstCharge)
         flag(p.firstReportedCharge != nil, Flag.hasFirstReportedCharge)
+        flag(p.firstSuccessAtMicroseconds != nil, Flag.hasFirstSuccessAt)
 
         w.byte(formatByte)
         w.varint(present)
@@ -144,6 +152,7 @@ enum PaymentCodec {
         time(p.offlineAtMicroseconds)
         time(p.reconciledAtMicroseconds)
         time(p.firstRequestedAtMicroseconds)
+        time(storedSuccessAt)
         text(storedCharge)
         func charge(_ value: ReportedCharge) {
             w.string(value.transactionID)
@@ -226,6 +235,7 @@ enum PaymentCodec {
         p.offlineAtMicroseconds = try time(Present.offlineAt)
         p.reconciledAtMicroseconds = try time(Present.reconciledAt)
         p.firstRequestedAtMicroseconds = try time(Present.firstRequestedAt)
+        let storedSuccessAt = try time(Present.firstSuccessAt)
         let storedCharge = try text(Present.firstCharge)
         let storedReported = has(Present.firstReportedCharge) ? try reportedCharge(&r) : nil
         p.references = try list(&r)
@@ -250,6 +260,12 @@ enum PaymentCodec {
         p.wasOffline = flags & Flag.wasOffline != 0
         p.hadMultipleCharges = flags & Flag.hadMultipleCharges != 0
         p.reconciledWhileFailed = flags & Flag.reconciledWhileFailed != 0
+        if flags & Flag.hasFirstSuccessAt != 0 {
+            guard let at = storedSuccessAt ?? p.firstCallbackAtMicroseconds else {
+                throw Failure(reason: "a first success is flagged but neither written nor derivable")
+            }
+            p.firstSuccessAtMicroseconds = at
+        }
         if flags & Flag.hasFirstCharge != 0 { p.firstCharge = storedCharge ?? PaymentCodec.derivedCharge(p) }
         if flags & Flag.hasFirstReportedCharge != 0 {
             guard let first = storedReported ?? PaymentCodec.derivedReportedCharge(p) else {

@@ -27,6 +27,35 @@ struct AttemptEndToEndTests {
         try PaylogProcess.jsonObject(try PaylogProcess.run(["status", payment, "--json"] + store).stdout)
     }
 
+    @Test("a till's timeout observed before the success reads the same in either recording order; one observed after is still refused")
+    func timeoutBeforeSuccess() throws {
+        let request = Self.request("o1", "ro1", at: "2026-11-21T09:00:00Z", amount: "8.00")
+        let fail = Self.fail("o1", at: "2026-11-21T09:02:00Z", reason: "till timeout")
+        let success = Self.callback("ok?smp-status=success&smp-tx-code=OTX&foreign-tx-id=ro1", at: "2026-11-21T09:02:40Z")
+        var statuses: [[String: Any]] = []
+        for lines in [[request, fail, success], [request, success, fail]] {
+            let dir = TemporaryDirectory()
+            defer { dir.remove() }
+            let store = ["--store", dir.path]
+            let ingest = try Self.ingest(lines, store: store)
+            #expect(ingest.status == 0, "\(ingest.stdout)\(ingest.stderr)")
+            statuses.append(try Self.status("o1", store: store))
+            if lines.last == fail {
+                let audit = try PaylogProcess.run(["audit", "o1"] + store).stdout
+                #expect(audit.contains("RECORDED AFTER THE PAYMENT HAD SUCCEEDED, but observed at 2026-11-21T09:02:00.000000Z"), "\(audit)")
+                let later = try Self.ingest([Self.fail("o1", at: "2026-11-21T09:03:00Z", reason: "later")], store: store)
+                #expect(later.status == 2)
+                #expect(later.stdout.contains("Payment o1 is completed; a succeeded payment cannot be failed. Refund it with the provider instead."),
+                        "\(later.stdout)")
+            }
+        }
+        for status in statuses {
+            #expect(status["status"] as? String == "completed")
+            #expect(status["flags"] as? [String] == ["late_callback"])
+            #expect(status["transaction_id"] as? String == "OTX")
+        }
+    }
+
     @Test("two attempts charged, proven by the report only: multiple_charges, the audit names another charge, analytics counts the payment once")
     func doubleChargeByReport() throws {
         let dir = TemporaryDirectory()

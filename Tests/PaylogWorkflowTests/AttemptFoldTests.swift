@@ -44,6 +44,55 @@ struct AttemptFoldTests {
 
     static let minute: Int64 = 60_000_000
 
+    @Test("a till's failure observed before the success but recorded after it is recorded, fails nothing and makes the success late, as in the other order; one observed after is refused")
+    func failureObservedBeforeSuccess() throws {
+        let m = Self.minute
+        var failFirst: Payment?
+        try run(request("r1"), on: &failFirst, at: 0)
+        try run(.fail(reason: "till timeout"), on: &failFirst, at: 2 * m)
+        try run(success("r1", tx: "OTX"), on: &failFirst, at: 3 * m)
+
+        var successFirst: Payment?
+        try run(request("r1"), on: &successFirst, at: 0)
+        try run(success("r1", tx: "OTX"), on: &successFirst, at: 3 * m)
+        let events = try run(.fail(reason: "till timeout"), on: &successFirst, at: 2 * m)
+        guard case .failed(let failed)? = events.first, events.count == 1 else {
+            Issue.record("expected one Failed, got \(events)")
+            return
+        }
+        #expect(failed.observedBeforeSuccess && failed.source == .operator_)
+        for (order, payment) in [("fail first", failFirst), ("success first", successFirst)] {
+            #expect(payment?.status == .completed, "\(order)")
+            #expect(payment?.hadLateCallback == true, "\(order)")
+            #expect(payment?.transactionID == "OTX" && payment?.errorCode == nil, "\(order)")
+        }
+        // Observed after the success (or at the same moment), a failure is still refused, with the same advice.
+        for at in [3 * m, 4 * m] {
+            #expect(throws: PaymentRejection.alreadySucceeded(payment: "p1", status: .completed)) {
+                try Payment.decide(.fail(reason: "too late"), for: successFirst, id: "p1", at: at)
+            }
+        }
+        #expect(throws: PaymentRejection.alreadySucceeded(payment: "p1", status: .completed)) {
+            try Payment.decide(.fail(reason: "no time"), for: successFirst, id: "p1", at: nil)
+        }
+    }
+
+    @Test("a failure observed before a report line that reconciled the payment makes the next success late, as recorded first it would")
+    func failureObservedBeforeReportLine() throws {
+        let m = Self.minute
+        var payment: Payment?
+        try run(request("r1"), on: &payment, at: 0)
+        try run(line("T1", reference: "r1", minor: 1_000), on: &payment, at: 60 * m)
+        let events = try run(.fail(reason: "till timeout"), on: &payment, at: 2 * m)
+        #expect(events.map(\.typeName) == ["Failed"])
+        #expect(payment?.status == .reconciled && payment?.hadLateCallback == false)
+        guard case .callbackReceived(let callback)? = try run(success("r1", tx: "T1"), on: &payment, at: 61 * m).first else {
+            Issue.record("no callback recorded")
+            return
+        }
+        #expect(callback.isLate && payment?.hadLateCallback == true && payment?.status == .reconciled)
+    }
+
     @Test("two report lines with different transaction ids are two charges, each judged against its own attempt; a corrected amount is not")
     func twoReportedTransactions() throws {
         let m = Self.minute

@@ -79,6 +79,7 @@ struct EventPayloadDecoderTests {
             m.source = ["provider", "operator", "expiry", "gremlins"].randomElement(using: &rng)!
             maybe { m.errorCode = text(&$0, 12) }
             m.reason = text(&rng, 30)
+            m.observedBeforeSuccess = Int.random(in: 0..<4, using: &rng) == 0
             return ("Failed", try m.serializedBytes())
         }
     }
@@ -129,7 +130,9 @@ struct EventPayloadDecoderTests {
             default:
                 let m = try Paylog_Events_V1_Failed(serializedBytes: bytes)
                 guard let source = FailureSource(rawValue: m.source) else { return nil }
-                return .failed(Failed(source: source, errorCode: m.hasErrorCode ? m.errorCode : nil, reason: m.reason))
+                return .failed(Failed(
+                    source: source, errorCode: m.hasErrorCode ? m.errorCode : nil, reason: m.reason,
+                    observedBeforeSuccess: m.observedBeforeSuccess))
             }
         }() ?? nil
     }

@@ -58,6 +58,9 @@ struct PaymentCodecTests {
         p.offlineAtMicroseconds = maybe { Int64.random(in: 0...2_000_000_000_000_000, using: &rng) }
         p.reconciledAtMicroseconds = maybe { Int64.random(in: 0...2_000_000_000_000_000, using: &rng) }
         p.firstRequestedAtMicroseconds = maybe { Int64.random(in: 0...2_000_000_000_000_000, using: &rng) }
+        // The first success is usually the first callback (then derived, not written), sometimes a report line's.
+        p.firstSuccessAtMicroseconds = [nil, p.firstCallbackAtMicroseconds, p.reconciledAtMicroseconds, Int64.random(in: .min ... .max, using: &rng)]
+            .randomElement(using: &rng)!
         return p
     }
 
@@ -115,7 +118,7 @@ struct PaymentCodecTests {
         var rng = SplitMix64(seed: 6)
         let payment = try Self.randomPayment(&rng)
         var changes: [Payment] = []
-        for change in 0..<10 {
+        for change in 0..<11 {
             var other = payment
             switch change {
             case 0: other.sawSuccess.toggle()
@@ -127,6 +130,7 @@ struct PaymentCodecTests {
             case 6: other.requestedProviders = payment.requestedProviders == ProviderSet([.sumup]) ? ProviderSet([.square]) : ProviderSet([.sumup])
             case 7: other.firstCharge = payment.firstCharge == "another" ? "other" : "another"
             case 8: other.reconciledWhileFailed.toggle()
+            case 9: other.firstSuccessAtMicroseconds = payment.firstSuccessAtMicroseconds == 7 ? 8 : 7
             default: other.lastCallbackSucceeded = payment.lastCallbackSucceeded == false ? true : false
             }
             changes.append(other)

@@ -330,6 +330,11 @@ package nonisolated struct Paylog_Events_V1_Failed: Sendable {
 
   package var reason: String = String()
 
+  /// Recorded after the payment had succeeded, but observed before the success (a till's timeout ingested after the
+  /// callback that paid): the shop gave up first. It fails nothing; the success is late (recorded from 2026-11-27;
+  /// before, such a failure was refused).
+  package var observedBeforeSuccess: Bool = false
+
   package var unknownFields = SwiftProtobuf.UnknownStorage()
 
   package init() {}
@@ -761,7 +766,7 @@ nonisolated extension Paylog_Events_V1_Reconciled: SwiftProtobuf.Message, SwiftP
 
 nonisolated extension Paylog_Events_V1_Failed: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   package static let protoMessageName: String = _protobuf_package + ".Failed"
-  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}source\0\u{3}error_code\0\u{1}reason\0")
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}source\0\u{3}error_code\0\u{1}reason\0\u{3}observed_before_success\0")
 
   package mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -772,6 +777,7 @@ nonisolated extension Paylog_Events_V1_Failed: SwiftProtobuf.Message, SwiftProto
       case 1: try { try decoder.decodeSingularStringField(value: &self.source) }()
       case 2: try { try decoder.decodeSingularStringField(value: &self._errorCode) }()
       case 3: try { try decoder.decodeSingularStringField(value: &self.reason) }()
+      case 4: try { try decoder.decodeSingularBoolField(value: &self.observedBeforeSuccess) }()
       default: break
       }
     }
@@ -791,6 +797,9 @@ nonisolated extension Paylog_Events_V1_Failed: SwiftProtobuf.Message, SwiftProto
     if !self.reason.isEmpty {
       try visitor.visitSingularStringField(value: self.reason, fieldNumber: 3)
     }
+    if self.observedBeforeSuccess != false {
+      try visitor.visitSingularBoolField(value: self.observedBeforeSuccess, fieldNumber: 4)
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
@@ -798,6 +807,7 @@ nonisolated extension Paylog_Events_V1_Failed: SwiftProtobuf.Message, SwiftProto
     if lhs.source != rhs.source {return false}
     if lhs._errorCode != rhs._errorCode {return false}
     if lhs.reason != rhs.reason {return false}
+    if lhs.observedBeforeSuccess != rhs.observedBeforeSuccess {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }
