@@ -58,11 +58,14 @@ extension Payment {
         }
     }
 
-    /// A callback now arrives late: after the payment failed, and nothing but a report line has happened since (a
-    /// report line that reconciled the failed payment first must not make its own callback look on time, or the same
-    /// facts would read differently in another ingest order).
-    private var isLateForCallback: Bool {
-        status == .failed || reconciledWhileFailed
+    /// A callback answering `reference` (nil: the attempt in progress, as for any callback answering it) now arrives
+    /// late: after the payment failed, and nothing but a report line has happened since (a report line that
+    /// reconciled the failed payment first must not make its own callback look on time, or the same facts would read
+    /// differently in another ingest order); or, answering an attempt a retry replaced, after that attempt had failed.
+    private func isLateForCallback(answering reference: String?) -> Bool {
+        if status == .failed || reconciledWhileFailed { return true }
+        guard let reference, let bit = attemptBit(reference) else { return false }
+        return failedAttempts & bit != 0
     }
 
     /// The callback echoes the reference of an earlier request of this payment, not the latest one: it answers an
@@ -96,7 +99,8 @@ extension Payment {
         let contradicts = !earlier && succeeded != nil && lastCallbackSucceeded != nil && succeeded != lastCallbackSucceeded
         var events: [PaymentEvent] = [.callbackReceived(CallbackReceived(
             callbackURL: outcome.rawURL, outcome: outcome, isRepeat: !callbackFingerprints.isEmpty,
-            isLate: isLateForCallback, contradictsEarlier: contradicts, answersEarlierAttempt: earlier))]
+            isLate: isLateForCallback(answering: earlier ? outcome.reference : nil), contradictsEarlier: contradicts,
+            answersEarlierAttempt: earlier))]
         switch succeeded {
         case true?:
             // Only a payment not yet paid goes offline: an offline success after an online one (a second charge on

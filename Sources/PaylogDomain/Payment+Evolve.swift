@@ -100,6 +100,9 @@ extension Payment {
     /// Applies a `Requested` event (``apply(_:)-(PaymentEvent)`` for one kind; the five overloads below likewise).
     public mutating func apply(_ requested: Requested) {
         version += 1
+        // Before a success any request starts a new attempt; after one, a request with a new reference (or none) does:
+        // the same request observed again is the attempt that succeeded, whose failure still contradicts its success.
+        let newAttempt = !hasSucceeded || requested.reference.map { !references.contains($0) } ?? true
         if hasSucceeded {
             hadRequestAfterSuccess = true
         } else {
@@ -108,10 +111,14 @@ extension Payment {
             amount = requested.amount
             apiVersion = requested.apiVersion
             appVersion = requested.appVersion
-            // A new attempt: its callbacks answer it, so a success of the retry does not contradict the failure of
-            // the attempt before (a second charge still shows, as `multiple_charges`).
-            lastCallbackSucceeded = nil
+            // The status describes the new attempt: the failure of the one before is not its (it stays in the log).
+            errorCode = nil
+            failureReason = nil
         }
+        // A new attempt, before a success or after it: its callbacks answer it, so a success of the retry does not
+        // contradict the failure of the attempt before (a second charge still shows, as `multiple_charges`), nor its
+        // decline the success of the attempt before.
+        if newAttempt { lastCallbackSucceeded = nil }
         if let reference = requested.reference, !references.contains(reference) { references.append(reference) }
         requestedProviders.insert(requested.provider)
         reconciledWhileFailed = false
@@ -142,7 +149,13 @@ extension Payment {
         if callback.isLate && callback.outcome.status == .success { hadLateCallback = true }
         if callback.contradictsEarlier { hadContradictingCallbacks = true }
         let outcome = callback.outcome
-        if let code = outcome.errorCode, outcome.status != .success { errorCode = code }
+        // The code describes the attempt the status shows: not one a retry replaced, nor, once the payment has
+        // succeeded, a failure that does not contradict the success (a retry's decline after it).
+        if let code = outcome.errorCode, outcome.status != .success, !callback.answersEarlierAttempt,
+            !hasSucceeded || callback.contradictsEarlier
+        {
+            errorCode = code
+        }
         switch outcome.status {
         case .success:
             // Only a success moves a failed payment on (a failure or an unreadable callback leaves it failed), so only
@@ -199,6 +212,8 @@ extension Payment {
     /// Applies a `Failed` event.
     public mutating func apply(_ failed: Failed) {
         version += 1
+        // The attempt in progress failed (the latest reference's: ``attemptBit(_:)``).
+        if !references.isEmpty { failedAttempts |= 1 << UInt64(min(references.count - 1, 63)) }
         failureReason = failed.reason
         if failed.observedBeforeSuccess {
             // The shop gave up before the success came: nothing fails. Every success callback recorded was observed

@@ -23,9 +23,13 @@ public struct Payment: Sendable, Hashable, Codable {
     public var transactionID: String?
     /// Square's `client_transaction_id`.
     public var clientTransactionID: String?
-    /// The latest provider error code.
+    /// The provider's error code of the latest failure of the attempt the status describes: the attempt in progress,
+    /// and once the payment has succeeded, the success it stands on. A new attempt (a request before any success)
+    /// clears it; a callback that fails nothing of that attempt (one answering a replaced attempt, or a failure after
+    /// the success that does not contradict it) leaves it as it was.
     public var errorCode: String?
-    /// The latest failure reason.
+    /// The reason of the latest failure of the attempt the status describes (a new attempt clears it, as
+    /// ``errorCode``).
     public var failureReason: String?
     /// The number of events applied: the stream version.
     public var version: UInt64
@@ -80,6 +84,10 @@ public struct Payment: Sendable, Hashable, Codable {
     /// whatever order they were recorded in; set from the envelope. A `paylog fail` observed before it is recorded as
     /// a failure the success came after (``Failed/observedBeforeSuccess``) rather than refused.
     public var firstSuccessAtMicroseconds: Int64?
+    /// The attempts that failed while each was in progress (a `Failed` recorded while it was the latest request):
+    /// bit *i* for ``references``[*i*], the attempts from the 64th on sharing bit 63. A success answering such an
+    /// attempt after a retry replaced it is late, whatever attempt is in progress then.
+    public var failedAttempts: UInt64 = 0
     /// When the first request was observed (µs since the epoch), when known. Set by whoever replays the
     /// envelope (the status view), since events carry their times in the envelope, not the payload.
     public var firstRequestedAtMicroseconds: Int64?
@@ -107,6 +115,12 @@ public struct Payment: Sendable, Hashable, Codable {
     /// True when a report line reporting `charge` is recorded.
     public func hasRecorded(_ charge: ReportedCharge) -> Bool {
         firstReportedCharge == charge || laterReportedCharges.contains(charge)
+    }
+
+    /// The bit of ``failedAttempts`` for the attempt whose request carried `reference`; nil for a reference no
+    /// request of this payment carried.
+    public func attemptBit(_ reference: String) -> UInt64? {
+        references.firstIndex(of: reference).map { 1 << UInt64(min($0, 63)) }
     }
 
     /// True for completed, offline and reconciled payments.

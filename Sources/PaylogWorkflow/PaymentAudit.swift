@@ -13,8 +13,10 @@ public enum PaymentAudit {
     /// The timeline of `paymentID`.
     public static func entries(of paymentID: String, in store: EventStore, includePersonalData: Bool = true) throws -> [AuditEntry] {
         var judge = EvidenceJudge()
-        // When the latest failure was observed: a callback recorded after it may have been observed before it.
-        var failureObservedAt: Timestamp?
+        // When the failures were observed: a callback recorded after one may have been observed before it.
+        var failures = FailureTimes()
+        // The payment before the step: a request, or a failure callback, after a success is worth a note.
+        var before: Payment?
         // The latest failure, while the payment stands failed: a report line after it says the money was taken.
         var standingFailure: Failed?
         // The charges the success callbacks reported so far: a new one is a second charge.
@@ -31,14 +33,19 @@ public enum PaymentAudit {
             case .requested(let e):
                 evidence = e.launchURL
                 if e.builtByPaylog { notes.append("built by paylog") }
+                if before?.hasSucceeded == true { notes.append(PaymentAudit.requestAfterSuccessNote) }
             case .callbackReceived(let e):
                 evidence = e.callbackURL
-                if e.isLate { notes.append(PaymentAudit.lateNote(observedAt: step.event.observedAt, failureObservedAt: failureObservedAt)) }
+                if e.isLate { notes.append(failures.lateNote(for: e, observedAt: step.event.observedAt, before: before)) }
                 if e.isRedelivery { notes.append(PaymentAudit.redeliveryNote) }
                 if e.answersEarlierAttempt { notes.append(PaymentAudit.earlierAttemptNote(e.outcome)) }
                 if e.contradictsEarlier { notes.append("CONTRADICTS an earlier callback") }
                 else if e.isRepeat && !e.isRedelivery { notes.append("a further, different callback") }
                 if e.outcome.isOffline { notes.append("offline payment") }
+                if e.outcome.status == .failure, !e.contradictsEarlier, !e.isRedelivery, before?.hasSucceeded == true {
+                    notes.append("a failure recorded after the payment had succeeded, contradicting no success of its attempt: "
+                        + "it fails nothing")
+                }
                 // Only Square's report names a charge by the id its callback gave (SumUp's callback gives the
                 // transaction code, iZettle's its reference number: other ids than their reports' transaction ids).
                 if e.outcome.provider == .square, e.outcome.status == .success, let id = e.outcome.transactionID,
@@ -69,7 +76,7 @@ public enum PaymentAudit {
                 earlierLines.append(e)
                 if let failure = standingFailure {
                     notes.append(PaymentAudit.reconciledAfterFailureNote(
-                        failure, observedAt: step.event.observedAt, failureObservedAt: failureObservedAt))
+                        failure, observedAt: step.event.observedAt, failureObservedAt: failures.latest))
                 }
             case .failed(let e):
                 // An expiry's reason gives the window's end in microseconds; an operator's is shown as typed.
@@ -77,7 +84,7 @@ public enum PaymentAudit {
                 if e.observedBeforeSuccess {
                     notes.append(PaymentAudit.failedBeforeSuccessNote(observedAt: step.event.observedAt, state: step.state))
                 }
-                failureObservedAt = step.event.observedAt
+                failures.noteFailure(observedAt: step.event.observedAt, state: step.state)
             case .offline(let e):
                 if let expiry = e.expiresAtMicroseconds { notes.append("expires \(Timestamp(microseconds: expiry).rfc3339) unless reconciled") }
             case .appSwitched:
@@ -85,6 +92,7 @@ public enum PaymentAudit {
             }
             if step.state.status == .failed, case .failed(let e) = step.decoded { standingFailure = e }
             if step.state.status != .failed { standingFailure = nil }
+            before = step.state
             var shownReading = reading
             if !includePersonalData, let fields = reading {
                 shownReading = fields.filter { !personalFields.contains($0.key.lowercased()) }
@@ -138,12 +146,16 @@ public enum PaymentAudit {
         func charge(_ line: Reconciled) -> String { line.transactionID + (line.amount.map { ", \($0)" } ?? "") }
         // Each earlier transaction once, with its latest line's amount, in the order of those latest lines.
         var others: [Reconciled] = []
-        for other in earlier.reversed() where !others.contains(where: { $0.transactionID.utf8.elementsEqual(other.transactionID.utf8) }) {
-            others.insert(other, at: 0)
+        for other in earlier.reversed() {
+            if !others.contains(where: { $0.transactionID.utf8.elementsEqual(other.transactionID.utf8) }) { others.insert(other, at: 0) }
         }
         return "ANOTHER CHARGE REPORTED (\(charge(line)); earlier \(others.map(charge).joined(separator: "; "))): the provider "
             + "reports more than one transaction for this payment, so the customer may have been charged more than once"
     }
+
+    /// The note on a request recorded after the payment had succeeded (`request_after_success`).
+    public static let requestAfterSuccessNote = "REQUEST AFTER SUCCESS: the payment had already succeeded; this request "
+        + "changes no status, and its callbacks answer it, not the attempt that succeeded (flag request_after_success)"
 
     /// The note on a failure recorded after the payment had succeeded but observed before the success
     /// (``Failed/observedBeforeSuccess``): the shop gave up before the success came. `state`: the payment after it.
@@ -179,11 +191,15 @@ public enum PaymentAudit {
     /// callback's own observed time is earlier than the failure's (a device's callbacks delivered after an
     /// operator's or a timeout's failure), the note says so: the failure may have been premature, which is what a
     /// dispute turns on.
-    public static func lateNote(observedAt: Timestamp?, failureObservedAt: Timestamp?) -> String {
+    ///
+    /// With `ofFailedAttempt`, the callback answers an attempt a retry replaced, and is late because that attempt had
+    /// failed (`failureObservedAt` is that attempt's failure), whatever attempt was in progress.
+    public static func lateNote(observedAt: Timestamp?, failureObservedAt: Timestamp?, ofFailedAttempt: Bool = false) -> String {
+        let failed = ofFailedAttempt ? "the attempt it answers had failed" : "the payment had failed"
         guard let observedAt, let failureObservedAt, observedAt < failureObservedAt else {
-            return "LATE: arrived after the payment had failed"
+            return "LATE: arrived after \(failed)"
         }
-        return "LATE: recorded after the payment had failed, but observed at \(observedAt.rfc3339), before the failure "
+        return "LATE: recorded after \(failed), but observed at \(observedAt.rfc3339), before the failure "
             + "(observed \(failureObservedAt.rfc3339)): the failure was recorded first and may have been premature"
     }
 

@@ -17,7 +17,8 @@ import PaylogStore
 ///    only when it is not the first callback's, which it almost always is: a flag says there is one);
 /// 5. `references`: a count, then each length-prefixed; `callbackFingerprints`: a count, then each fingerprint as
 ///    32 length-prefixed bytes; `laterReportedCharges` (view version 13): a count, then each as a charge (below);
-///    `requestedProviders`: a varint of one bit per provider (``ProviderSet``; since view version 13).
+///    `requestedProviders`: a varint of one bit per provider (``ProviderSet``; since view version 13);
+///    `failedAttempts` (view version 15), when not 0, a varint of one bit per failed attempt.
 ///
 /// The first charge (view version 13) is written among the texts only when it differs from the client transaction
 /// id, else the transaction id, which it almost always is; a flag says there is one. Likewise the first reported
@@ -55,7 +56,9 @@ enum PaymentCodec {
         /// The first success's time, written only when it is not the first callback's (as it almost always is):
         /// ``Flag/hasFirstSuccessAt`` says whether there is one.
         static let firstSuccessAt: UInt64 = 1 << 15
-        static let all: UInt64 = (1 << 16) - 1
+        /// ``Payment/failedAttempts``, written only when some attempt failed.
+        static let failedAttempts: UInt64 = 1 << 16
+        static let all: UInt64 = (1 << 17) - 1
     }
 
     /// Bits of the flags varint.
@@ -105,6 +108,7 @@ enum PaymentCodec {
         mark(p.firstRequestedAtMicroseconds, Present.firstRequestedAt)
         let storedSuccessAt = p.firstSuccessAtMicroseconds == p.firstCallbackAtMicroseconds ? nil : p.firstSuccessAtMicroseconds
         mark(storedSuccessAt, Present.firstSuccessAt)
+        if p.failedAttempts != 0 { present |= Present.failedAttempts }
         // Left out only when derivation gives the same bytes back (Swift's `==` would take canonically equivalent
         // text for equal, and the decoded row would then differ from the payment folded in memory).
         let storedCharge = PaymentCodec.sameBytes(p.firstCharge, PaymentCodec.derivedCharge(p)) ? nil : p.firstCharge
@@ -178,6 +182,7 @@ enum PaymentCodec {
         w.varint(UInt64(p.laterReportedCharges.count))
         for later in p.laterReportedCharges { charge(later) }
         w.varint(UInt64(p.requestedProviders.rawValue))
+        if p.failedAttempts != 0 { w.varint(p.failedAttempts) }
     }
 
     /// The payment `id` encoded in `bytes` (the row's value; `id` is its key).
@@ -249,6 +254,7 @@ enum PaymentCodec {
             throw Failure(reason: "unknown provider bits \(providerBits)")
         }
         p.requestedProviders = providers
+        if has(Present.failedAttempts) { p.failedAttempts = try r.varint() }
         p.lastCallbackSucceeded = has(Present.lastCallbackSucceeded) ? flags & Flag.lastCallbackSucceeded != 0 : nil
         p.hadLateCallback = flags & Flag.hadLateCallback != 0
         p.hadContradictingCallbacks = flags & Flag.hadContradictingCallbacks != 0

@@ -93,6 +93,91 @@ struct AttemptFoldTests {
         #expect(callback.isLate && payment?.hadLateCallback == true && payment?.status == .reconciled)
     }
 
+    @Test("a success answering an attempt that had failed is late whatever attempt is in progress; the retry's decline after it sets no error code")
+    func successOfAFailedAttempt() throws {
+        let m = Self.minute
+        var payment: Payment?
+        try run(request("tA"), on: &payment, at: 0)
+        try run(.fail(reason: "no callback within 120 s"), on: &payment, at: 2 * m)
+        try run(request("tB"), on: &payment, at: 3 * m)
+        let events = try run(success("tA", tx: "TXA"), on: &payment, at: 4 * m)
+        guard case .callbackReceived(let callback)? = events.first else {
+            Issue.record("no callback recorded")
+            return
+        }
+        #expect(callback.answersEarlierAttempt && callback.isLate)
+        #expect(payment?.status == .completed && payment?.transactionID == "TXA" && payment?.hadLateCallback == true)
+        #expect(try run(declined("tB"), on: &payment, at: 5 * m).map(\.typeName) == ["CallbackReceived"])
+        #expect(payment?.status == .completed && payment?.errorCode == nil, "the retry's decline does not describe the charge")
+        #expect(payment?.hadContradictingCallbacks == false)
+
+        // An attempt a retry replaced without a failure is not late: the shop never gave it up.
+        var replaced: Payment?
+        try run(request("tA"), on: &replaced, at: 0)
+        try run(request("tB"), on: &replaced, at: 3 * m)
+        guard case .callbackReceived(let onTime)? = try run(success("tA", tx: "TXA"), on: &replaced, at: 4 * m).first else { return }
+        #expect(!onTime.isLate && replaced?.hadLateCallback == false)
+    }
+
+    @Test("after a request made after a success, the new attempt's decline contradicts nothing and sets no error code; within one attempt it still contradicts")
+    func declineAfterRequestAfterSuccess() throws {
+        let m = Self.minute
+        var payment: Payment?
+        try run(request("uA"), on: &payment, at: 0)
+        try run(success("uA", tx: "TA"), on: &payment, at: 1 * m)
+        try run(request("uB"), on: &payment, at: 2 * m)
+        #expect(payment?.hadRequestAfterSuccess == true)
+        guard case .callbackReceived(let decline)? = try run(declined("uB"), on: &payment, at: 3 * m).first else {
+            Issue.record("no callback recorded")
+            return
+        }
+        #expect(!decline.contradictsEarlier && payment?.hadContradictingCallbacks == false)
+        #expect(payment?.status == .completed && payment?.transactionID == "TA" && payment?.errorCode == nil)
+
+        var single: Payment?
+        try run(request("uA"), on: &single, at: 0)
+        try run(success("uA", tx: "TA"), on: &single, at: 1 * m)
+        guard case .callbackReceived(let contradiction)? = try run(declined("uA"), on: &single, at: 3 * m).first else { return }
+        #expect(contradiction.contradictsEarlier && single?.hadContradictingCallbacks == true)
+        #expect(single?.status == .completed && single?.errorCode == "declined", "a failure of the attempt that succeeded")
+
+        // The request that succeeded, observed again after the success, starts no attempt: its decline still contradicts.
+        var again: Payment?
+        try run(request("uA"), on: &again, at: 0)
+        try run(success("uA", tx: "TA"), on: &again, at: 1 * m)
+        try run(request("uA"), on: &again, at: 2 * m)
+        guard case .callbackReceived(let stillContradicts)? = try run(declined("uA"), on: &again, at: 3 * m).first else { return }
+        #expect(stillContradicts.contradictsEarlier && again?.hadContradictingCallbacks == true)
+    }
+
+    @Test("a replaced attempt's failure sets no error code, before the retry's success or after it; a new attempt clears the one before")
+    func errorCodeOfTheAttempt() throws {
+        let m = Self.minute
+        for retryFirst in [true, false] {
+            var payment: Payment?
+            try run(request("qA"), on: &payment, at: 0)
+            try run(.fail(reason: "timeout"), on: &payment, at: 2 * m)
+            try run(request("qB"), on: &payment, at: 3 * m)
+            if retryFirst { try run(success("qB", tx: "TXB"), on: &payment, at: 4 * m) }
+            try run(declined("qA"), on: &payment, at: 5 * m)
+            if !retryFirst {
+                #expect(payment?.status == .requested && payment?.errorCode == nil, "the retry is in progress")
+                try run(success("qB", tx: "TXB"), on: &payment, at: 6 * m)
+            }
+            #expect(payment?.status == .completed && payment?.transactionID == "TXB", "retry first: \(retryFirst)")
+            #expect(payment?.errorCode == nil, "retry first: \(retryFirst)")
+        }
+        // A decline fails attempt A with its code; the retry is a new attempt, and its success stands on its own.
+        var retried: Payment?
+        try run(request("qA"), on: &retried, at: 0)
+        try run(declined("qA"), on: &retried, at: 1 * m)
+        #expect(retried?.status == .failed && retried?.errorCode == "declined")
+        try run(request("qB"), on: &retried, at: 2 * m)
+        #expect(retried?.status == .requested && retried?.errorCode == nil && retried?.failureReason == nil)
+        try run(success("qB", tx: "TXB"), on: &retried, at: 3 * m)
+        #expect(retried?.status == .completed && retried?.errorCode == nil)
+    }
+
     @Test("two report lines with different transaction ids are two charges, each judged against its own attempt; a corrected amount is not")
     func twoReportedTransactions() throws {
         let m = Self.minute
@@ -115,3 +200,4 @@ struct AttemptFoldTests {
         #expect(corrected?.hadMultipleCharges == false && corrected?.hadAmountMismatch == true)
     }
 }
+

@@ -61,6 +61,7 @@ struct PaymentCodecTests {
         // The first success is usually the first callback (then derived, not written), sometimes a report line's.
         p.firstSuccessAtMicroseconds = [nil, p.firstCallbackAtMicroseconds, p.reconciledAtMicroseconds, Int64.random(in: .min ... .max, using: &rng)]
             .randomElement(using: &rng)!
+        p.failedAttempts = [0, 1, 3, UInt64.random(in: 0...UInt64.max, using: &rng)].randomElement(using: &rng)!
         return p
     }
 
@@ -118,7 +119,7 @@ struct PaymentCodecTests {
         var rng = SplitMix64(seed: 6)
         let payment = try Self.randomPayment(&rng)
         var changes: [Payment] = []
-        for change in 0..<11 {
+        for change in 0..<12 {
             var other = payment
             switch change {
             case 0: other.sawSuccess.toggle()
@@ -130,7 +131,8 @@ struct PaymentCodecTests {
             case 6: other.requestedProviders = payment.requestedProviders == ProviderSet([.sumup]) ? ProviderSet([.square]) : ProviderSet([.sumup])
             case 7: other.firstCharge = payment.firstCharge == "another" ? "other" : "another"
             case 8: other.reconciledWhileFailed.toggle()
-            case 9: other.firstSuccessAtMicroseconds = payment.firstSuccessAtMicroseconds == 7 ? 8 : 7
+            case 9: other.failedAttempts ^= 1 << 5
+            case 10: other.firstSuccessAtMicroseconds = payment.firstSuccessAtMicroseconds == 7 ? 8 : 7
             default: other.lastCallbackSucceeded = payment.lastCallbackSucceeded == false ? true : false
             }
             changes.append(other)

@@ -1,0 +1,88 @@
+import Foundation
+import PaylogDomain
+import PaylogStore
+import PaylogWorkflow
+import Testing
+
+/// The attempt rules through ingest into a real store: what the status view holds, that the log's rebuild folds the
+/// same, and what the audit says.
+@Suite("Ingest: attempts")
+struct AttemptIngestTests {
+    static func sumupRequest(_ payment: String, _ reference: String, at time: String, amount: String = "10.00") -> String {
+        #"{"kind":"request","payment":"\#(payment)","at":"\#(time)","app_version":"1.88.0","url":"sumupmerchant://pay/1.0?amount=\#(amount)&currency=EUR&affiliate-key=AK&foreign-tx-id=\#(reference)&callbacksuccess=myshop%3A%2F%2Fok&callbackfail=myshop%3A%2F%2Ffail"}"#
+    }
+
+    static func fail(_ payment: String, at time: String) -> String {
+        #"{"kind":"fail","payment":"\#(payment)","at":"\#(time)","reason":"till timeout"}"#
+    }
+
+    static func success(_ reference: String, tx: String, at time: String) -> String {
+        #"{"kind":"callback","at":"\#(time)","url":"myshop://ok?smp-status=success&smp-tx-code=\#(tx)&foreign-tx-id=\#(reference)"}"#
+    }
+
+    static func declined(_ reference: String, at time: String) -> String {
+        #"{"kind":"callback","at":"\#(time)","url":"myshop://fail?smp-status=failed&smp-failure-cause=declined&foreign-tx-id=\#(reference)"}"#
+    }
+
+    static func line(_ tx: String, _ reference: String, minor: Int) -> String {
+        #"{"kind":"reconcile","at":"2026-11-22T08:00:00Z","provider":"sumup","transaction_id":"\#(tx)","foreign_tx_id":"\#(reference)","amount_minor":\#(minor),"currency":"EUR"}"#
+    }
+
+    /// o1: the till's timeout ingested after the success it preceded. r1: two attempts, both charged, proven by the
+    /// report only. t1: the failed attempt's success during the retry, then the retry's decline. u1: a request after
+    /// the success, then its decline.
+    static let lines = [
+        sumupRequest("o1", "ro1", at: "2026-11-21T09:00:00Z"),
+        success("ro1", tx: "OTX", at: "2026-11-21T09:02:40Z"),
+        fail("o1", at: "2026-11-21T09:02:00Z"),
+        sumupRequest("r1", "refA", at: "2026-11-21T09:00:00Z"),
+        fail("r1", at: "2026-11-21T09:02:00Z"),
+        sumupRequest("r1", "refB", at: "2026-11-21T09:03:00Z", amount: "12.00"),
+        success("refB", tx: "TXB", at: "2026-11-21T09:03:30Z"),
+        line("TXA", "refA", minor: 1_000),
+        line("TXB", "refB", minor: 1_200),
+        sumupRequest("t1", "tA", at: "2026-11-21T09:00:00Z"),
+        fail("t1", at: "2026-11-21T09:02:00Z"),
+        sumupRequest("t1", "tB", at: "2026-11-21T09:03:00Z"),
+        success("tA", tx: "TXTA", at: "2026-11-21T09:03:10Z"),
+        declined("tB", at: "2026-11-21T09:03:40Z"),
+        sumupRequest("u1", "uA", at: "2026-11-21T09:00:00Z"),
+        success("uA", tx: "TXUA", at: "2026-11-21T09:00:30Z"),
+        sumupRequest("u1", "uB", at: "2026-11-21T09:01:00Z"),
+        declined("uB", at: "2026-11-21T09:01:30Z"),
+    ]
+
+    @Test("each payment's status as the rules have it, the rebuild agrees, and the audit says why")
+    func attempts() async throws {
+        try await RecordedDay.with(Self.lines) { workflow in
+            func payment(_ id: String) throws -> Payment { try #require(try PaymentsProjection.payment(id, in: workflow.store)) }
+            func notes(_ id: String) throws -> [String] { try PaymentAudit.entries(of: id, in: workflow.store).flatMap(\.notes) }
+
+            let o1 = try payment("o1")
+            #expect(o1.status == .completed && o1.hadLateCallback && o1.version == 3)
+            #expect(try notes("o1").contains {
+                $0.hasPrefix("RECORDED AFTER THE PAYMENT HAD SUCCEEDED, but observed at 2026-11-21T09:02:00.000000Z, before the success "
+                    + "(observed 2026-11-21T09:02:40.000000Z)") && $0.hasSuffix("the success is LATE")
+            })
+
+            let r1 = try payment("r1")
+            #expect(r1.status == .reconciled && r1.transactionID == "TXB" && r1.hadMultipleCharges && !r1.hadAmountMismatch)
+            let r1Notes = try notes("r1")
+            #expect(r1Notes.contains { $0.hasPrefix("ANOTHER CHARGE REPORTED (TXB, 12.00 EUR; earlier TXA, 10.00 EUR)") }, "\(r1Notes)")
+            #expect(!r1Notes.contains { $0.contains("AMOUNT DIFFERS") }, "\(r1Notes)")
+
+            let t1 = try payment("t1")
+            #expect(t1.status == .completed && t1.transactionID == "TXTA" && t1.hadLateCallback && t1.errorCode == nil)
+            #expect(try notes("t1").contains("LATE: arrived after the attempt it answers had failed"))
+
+            let u1 = try payment("u1")
+            #expect(u1.status == .completed && u1.hadRequestAfterSuccess && !u1.hadContradictingCallbacks && u1.errorCode == nil)
+            let u1Notes = try notes("u1")
+            #expect(u1Notes.contains { $0.hasPrefix("REQUEST AFTER SUCCESS") }, "\(u1Notes)")
+            #expect(!u1Notes.contains { $0.contains("CONTRADICTS") }, "\(u1Notes)")
+
+            let report = try LogReplay.run(workflow.store)
+            #expect(report.projectionsMatch, "the rebuild's fold reads the recorded fields as the live decisions did")
+        }
+    }
+}
