@@ -39,7 +39,11 @@ public struct PaymentsProjection: StreamFoldingProjection {
     /// charge (smaller rows: the replay sorts and writes them), and a reconciliation while failed kept as a flag.
     /// Version 14: only a success callback ends the lateness of a reconciliation while failed; provider ids are
     /// compared byte for byte.
-    public let version: UInt64 = 14
+    /// Version 15: folded by attempt: a success answering an attempt that had failed is late, a new request after a
+    /// success starts an attempt whose decline contradicts nothing, error codes are the status's attempt's, a second
+    /// transaction on the provider's report is a second charge, and a failure observed before the success (recorded
+    /// after it) fails nothing; payments keep their first success's time and their failed attempts.
+    public let version: UInt64 = 15
     /// The databases it owns.
     public let databaseNames = ["payments", "routes"]
 
