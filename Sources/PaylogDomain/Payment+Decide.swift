@@ -107,7 +107,7 @@ extension Payment {
             // the device) is recorded as a callback, but must not send a completed payment back to offline, where
             // `paylog expire` would fail it.
             if outcome.isOffline, let clientID = outcome.clientTransactionID, !hasSucceeded {
-                let expiry = at.flatMap { at in Payment.offlineWindowMicroseconds(provider).map { at + $0 } }
+                let expiry = at.flatMap { at in Payment.offlineWindowMicroseconds(outcome.provider).map { at + $0 } }
                 events.append(.offline(Offline(clientTransactionID: clientID, expiresAtMicroseconds: expiry)))
             }
         case false?:

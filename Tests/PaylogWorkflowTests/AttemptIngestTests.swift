@@ -3,6 +3,7 @@ import PaylogDomain
 import PaylogStore
 import PaylogWorkflow
 import Testing
+import TestSupport
 
 /// The attempt rules through ingest into a real store: what the status view holds, that the log's rebuild folds the
 /// same, and what the audit says.
@@ -84,5 +85,32 @@ struct AttemptIngestTests {
             let report = try LogReplay.run(workflow.store)
             #expect(report.projectionsMatch, "the rebuild's fold reads the recorded fields as the live decisions did")
         }
+    }
+
+    @Test("a Square offline success answering an attempt a SumUp retry replaced keeps Square's window and expires")
+    func offlineWindowOfTheAnsweringProvider() async throws {
+        func encoded(_ json: String) -> String { json.addingPercentEncoding(withAllowedCharacters: .alphanumerics)! }
+        let request = encoded(#"{"version":"1.3","client_id":"c","amount_money":{"amount":500,"currency_code":"USD"},"callback_url":"myshop://cb","options":{"supported_tender_types":["CREDIT_CARD"]},"state":"sqref1"}"#)
+        let callback = encoded(#"{"status":"ok","client_transaction_id":"CTX-X1","state":"sqref1"}"#)
+        let lines = [
+            #"{"kind":"request","payment":"x1","at":"2026-11-21T10:00:00Z","url":"square-commerce-v1://payment/create?data=\#(request)"}"#,
+            Self.fail("x1", at: "2026-11-21T10:02:00Z"),
+            Self.sumupRequest("x1", "suref1", at: "2026-11-21T10:03:00Z"),
+            #"{"kind":"callback","at":"2026-11-21T10:04:00Z","url":"myshop://cb?data=\#(callback)"}"#,
+        ]
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        let workflow = PaymentWorkflow(store: try PaymentWorkflow.openStore(at: dir.path), actor: "t")
+        defer { workflow.store.close() }
+        let report = await workflow.ingest(lines: lines)
+        #expect(report.rejected == 0, "\(report.errors)")
+        let offline = try #require(try PaymentsProjection.payment("x1", in: workflow.store))
+        #expect(offline.status == .offline)
+        // Square's 24 hours from the callback, although the payment's latest request is SumUp's (which has none).
+        let window = try #require(Payment.offlineWindowMicroseconds(.square))
+        let observed = try #require(Timestamp(rfc3339: "2026-11-21T10:04:00Z"))
+        #expect(offline.offlineExpiresAtMicroseconds == observed.microseconds + window)
+        #expect(try await workflow.expireOffline(now: try #require(Timestamp(rfc3339: "2026-11-22T10:03:59Z"))).isEmpty)
+        #expect(try await workflow.expireOffline(now: try #require(Timestamp(rfc3339: "2026-11-22T10:04:00Z"))) == ["x1"])
     }
 }
