@@ -66,9 +66,13 @@ public final class EventStore: Sendable {
     /// version changed; one that is not leaves the first for later and refuses the second
     /// (``EventStoreError/viewsInUse(operation:)``). An open waits up to ten seconds for another process that holds
     /// the lock exclusive, then fails with ``EventStoreError/viewsBusy(path:)``.
+    ///
+    /// `forRebuild`: the caller is about to rebuild every view (``rebuildProjections(chunk:rowsPerTransaction:sortMemory:mappedMemoryLimit:progress:)``),
+    /// so a live view that cannot be brought up to date because a row of it is damaged is left as it stands instead
+    /// of failing the open with ``EventStoreError/viewDamaged(view:reason:)``: the rebuild replaces it.
     public init(
         path: String, options: EnvironmentOptions = EventStore.defaultOptions, projections: [any InlineProjection] = [],
-        payloadDictionary: [UInt8]? = nil
+        payloadDictionary: [UInt8]? = nil, forRebuild: Bool = false
     ) throws(EventStoreError) {
         do {
             let environment = try Environment(path: path, options: options)
@@ -87,7 +91,7 @@ public final class EventStore: Sendable {
                     }
                     let payloads = try EventStore.checkFormat(environment, payloadDictionary: payloadDictionary)
                     databases = try StoreDatabases(environment: environment, projections: projections, payloads: payloads)
-                    try EventStore.catchUpProjections(environment, databases, alone: alone)
+                    try EventStore.catchUpProjections(environment, databases, alone: alone, forRebuild: forRebuild)
                     // Converted atomically: no other process can take it exclusive in between.
                     if alone { _ = try lock.tryLock(.shared) }
                     unreadableViews = nil
@@ -486,7 +490,13 @@ public final class EventStore: Sendable {
     /// crash left; when not, another process may be reading them, so they are left for an open that is alone, and a
     /// view whose version changed is refused (``EventStoreError/viewsInUse(operation:)``): rebuilding it would swap a
     /// generation in under the other process.
-    private static func catchUpProjections(_ environment: Environment, _ databases: StoreDatabases, alone: Bool) throws {
+    ///
+    /// A live view whose catch-up fails with anything but a storage error (a row its projection cannot read) is
+    /// damaged: the open fails with ``EventStoreError/viewDamaged(view:reason:)``, or, `forRebuild`, goes on with
+    /// the view as it stands.
+    private static func catchUpProjections(
+        _ environment: Environment, _ databases: StoreDatabases, alone: Bool, forRebuild: Bool
+    ) throws {
         for projection in databases.projections {
             let checkpoint = try environment.write { txn -> ProjectionCheckpoint in
                 let stored = try ProjectionCheckpoint.load(projection.name, txn, databases.meta)
@@ -516,7 +526,11 @@ public final class EventStore: Sendable {
                 return stored
             }
             if checkpoint.version == projection.version {
-                while try catchUpLive(projection, environment, databases) {}
+                do {
+                    while try catchUpLive(projection, environment, databases) {}
+                } catch let error where !(error is EventStoreError) && !(error is LMDBError) {
+                    if !forRebuild { throw EventStoreError.viewDamaged(view: projection.name, reason: "\(error)") }
+                }
             } else {
                 guard alone else {
                     throw EventStoreError.viewsInUse(

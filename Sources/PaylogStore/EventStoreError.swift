@@ -58,6 +58,9 @@ public enum EventStoreError: Error, Sendable, Equatable, CustomStringConvertible
     /// `operation` changes the views' generations, which needs the store to itself, and another process has it open.
     /// Nothing was changed.
     case viewsInUse(operation: String)
+    /// A row of the `view` view cannot be read or brought up to date (`reason`): the view is damaged, the log is not
+    /// (a view is rebuilt from the log). Nothing was written.
+    case viewDamaged(view: String, reason: String)
 
     /// `error` as an event-store error: itself, a storage error for LMDB's, or a storage error describing it.
     static func wrapping(_ error: any Error) -> EventStoreError {
@@ -154,6 +157,9 @@ public enum EventStoreError: Error, Sendable, Equatable, CustomStringConvertible
                 + "query…), and replacing a view under it would leave it reading and writing a view that is gone. Nothing "
                 + "was changed; the views as they stand keep serving. Stop the other processes (`paylog serve` last), "
                 + "then run it again."
+        case .viewDamaged(let view, let reason):
+            return "The \(view) view is damaged: \(reason). Nothing was written, and the log is not affected (`paylog "
+                + "verify` checks it). Rebuild the views from the log with `paylog rebuild-views`, then retry."
         case .backupFailed(let destination, let reason):
             let reason = reason.hasSuffix(".") ? String(reason.dropLast()) : reason
             return "Cannot back up the store to \(destination): \(reason). The store itself is untouched; pick a new "

@@ -107,7 +107,11 @@ extension PaymentWorkflow {
     /// Fails every offline payment whose reconciliation window closed before `now`. Returns the payments failed.
     public func expireOffline(now: Timestamp) async throws(WorkflowError) -> [String] {
         let offline: [Payment]
-        do { offline = try PaymentsProjection.payments(in: store, status: .offline) } catch { throw .store(.storage(.closed)) }
+        do { offline = try PaymentsProjection.payments(in: store, status: .offline) } catch let error as EventStoreError {
+            throw .store(error)
+        } catch {
+            throw .store(.viewDamaged(view: PaymentsProjection().name, reason: "\(error)"))
+        }
         var expired: [String] = []
         for payment in offline {
             let outcome = try await record(

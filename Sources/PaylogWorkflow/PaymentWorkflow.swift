@@ -27,11 +27,12 @@ public struct PaymentWorkflow: Sendable {
     /// budget; see ``EventStore/defaultMappedMemoryBudget``). With `readOnly`, nothing is written to the store
     /// (``LMDBKit/EnvironmentOptions/readOnly``).
     public static func openStore(
-        at path: String, mappedMemoryBudget: Int? = EventStore.defaultMappedMemoryBudget, readOnly: Bool = false
+        at path: String, mappedMemoryBudget: Int? = EventStore.defaultMappedMemoryBudget, readOnly: Bool = false,
+        forRebuild: Bool = false
     ) throws(EventStoreError) -> EventStore {
         try EventStore(
             path: path, options: EnvironmentOptions(mappedMemoryBudget: mappedMemoryBudget, readOnly: readOnly),
-            projections: [PaymentsProjection()], payloadDictionary: PaymentPayloadDictionary.bytes)
+            projections: [PaymentsProjection()], payloadDictionary: PaymentPayloadDictionary.bytes, forRebuild: forRebuild)
     }
 
     /// Records `command` on payment `paymentID`, observed at `observedAt`. `evidence` identifies the
@@ -134,7 +135,7 @@ public struct PaymentWorkflow: Sendable {
         } catch let error as EventStoreError {
             throw .store(error)
         } catch {
-            throw .store(.corruptRecord(position: 0, reason: "the status view does not decode: \(error)"))
+            throw .store(.viewDamaged(view: PaymentsProjection().name, reason: "\(error)"))
         }
         let (command, evidence) = try observation(current)
         let identity = known?.digest ?? retryKey.map {

@@ -29,7 +29,8 @@ struct RebuildViewsCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let store = try storeOptions.openExisting()
+        // A damaged live view must not stop the one command that replaces it.
+        let store = try storeOptions.openExisting(forRebuild: true)
         defer { store.close() }
         let bar = ProgressBar(label: "rebuild")
         let limit = mappedLimit.map { $0 << 20 } ?? EventStore.defaultRebuildMappedLimit

@@ -27,8 +27,8 @@ struct StoreOptions: ParsableArguments {
     /// path, when no store is there. Creating an empty one instead would answer a mistyped `--store` with silence
     /// that reads as a finding ("0 payment(s)", a hash chain that verifies, nothing to expire).
     /// With `readOnly` (``ReadOnlyOption``), the store is opened without writing to it.
-    func openExisting(readOnly: Bool = false) throws -> EventStore {
-        try StoreOptions.open(at: resolvedPath, mustExist: true, readOnly: readOnly)
+    func openExisting(readOnly: Bool = false, forRebuild: Bool = false) throws -> EventStore {
+        try StoreOptions.open(at: resolvedPath, mustExist: true, readOnly: readOnly, forRebuild: forRebuild)
     }
 
     /// A workflow over the store at the resolved path, which must already exist (see ``openExisting()``).
@@ -91,7 +91,9 @@ struct StoreOptions: ParsableArguments {
     /// Opens the store at `path` with paylog's views and the mapped-memory budget of `$PAYLOG_MAPPED_MEMORY_MIB`, or
     /// fails with a message naming the path. With `mustExist`, a path that holds no store fails (after the budget is
     /// checked) instead of getting an empty one; with `readOnly`, the store is opened without writing to it.
-    static func open(at path: String, mustExist: Bool = false, readOnly: Bool = false) throws -> EventStore {
+    /// `forRebuild`: the caller rebuilds every view next, so a damaged live view does not stop the open
+    /// (``PaylogStore/EventStore/init(path:options:projections:payloadDictionary:forRebuild:)``).
+    static func open(at path: String, mustExist: Bool = false, readOnly: Bool = false, forRebuild: Bool = false) throws -> EventStore {
         let budget = try mappedMemoryBudget()
         if mustExist { try requireStore(at: path) }
         if FileManager.default.fileExists(atPath: ImportScratch.markerPath(in: path)) {
@@ -103,7 +105,7 @@ struct StoreOptions: ParsableArguments {
                     + "\(ImportScratch.markerName), keep \(path)/service (the API keys), and run import-log again.")
         }
         do {
-            return try PaymentWorkflow.openStore(at: path, mappedMemoryBudget: budget, readOnly: readOnly)
+            return try PaymentWorkflow.openStore(at: path, mappedMemoryBudget: budget, readOnly: readOnly, forRebuild: forRebuild)
         } catch {
             throw CLIError("Cannot open the store at \(path): \(error)")
         }

@@ -50,6 +50,50 @@ struct DamagedStoreTests {
 /// must report it when it no longer matches the log, even though the chain and the views still do.
 @Suite("replay checks the stream index, end to end")
 struct StreamIndexReplayTests {
+    @Test("a damaged status-view row: commands name the damaged view and rebuild-views, which repairs it, runs")
+    func damagedViewRow() throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        let store = ["--store", dir.path]
+        #expect(try PaylogProcess.run(["demo", "--payments", "5"] + store).status == 0)
+        let before = try PaylogProcess.run(["status", "--json"] + store).stdout
+        // pay-0002's row made unreadable, and the view's checkpoint moved back so that opening the store must
+        // catch the view up through that row again.
+        let env = try Environment(path: dir.path)
+        let payments = try env.openDatabase("payments", create: false)
+        try env.write { txn in
+            try txn.put([0xFF, 0xFF], for: Array("pay-0002".utf8), in: payments)
+        }
+        env.close()
+        let expire = try PaylogProcess.run(["expire"] + store)
+        #expect(expire.status == 1)
+        #expect(expire.stderr.contains("The payments view is damaged") && expire.stderr.contains("paylog rebuild-views"),
+                "\(expire.stderr)")
+        #expect(!expire.stderr.contains("closed"), "\(expire.stderr)")
+
+        let env2 = try Environment(path: dir.path)
+        let meta = try env2.openDatabase("meta", create: false)
+        try env2.write { txn in
+            let key = Array("projection:payments".utf8)
+            var checkpoint = try #require(try txn.value(for: key, in: meta))
+            // version · position · generation, 8 bytes each, big-endian: position 1.
+            checkpoint.replaceSubrange(8..<16, with: [0, 0, 0, 0, 0, 0, 0, 1])
+            try txn.put(checkpoint, for: key, in: meta)
+        }
+        env2.close()
+        let verify = try PaylogProcess.run(["verify"] + store)
+        #expect(verify.status == 1)
+        #expect(verify.stderr.contains("The payments view is damaged") && verify.stderr.contains("paylog rebuild-views"),
+                "\(verify.stderr)")
+        #expect(!verify.stderr.contains("code -1"), "\(verify.stderr)")
+
+        let rebuilt = try PaylogProcess.run(["rebuild-views"] + store)
+        #expect(rebuilt.status == 0, "\(rebuilt.stderr)")
+        #expect(try PaylogProcess.run(["status", "--json"] + store).stdout == before)
+        let replay = try PaylogProcess.jsonObject(try PaylogProcess.run(["replay", "--json"] + store).stdout)
+        #expect(replay["projections_match"] as? Bool == true)
+    }
+
     @Test("a payment's versions entry cut short is a difference: exit 4 naming the stream and version")
     func cutShort() throws {
         let dir = TemporaryDirectory()
