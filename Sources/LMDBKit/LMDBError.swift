@@ -97,7 +97,9 @@ public enum LMDBError: Error, Sendable, Equatable, CustomStringConvertible {
             case 11: // EAGAIN
                 return "Another process holds the store locked: check for a running paylog."
             default:
-                return "See the LMDB documentation for this code."
+                return "This is LMDB's own error, which paylog does not expect here: nothing of this operation was "
+                    + "written. Keep a copy of the store directory, run `paylog verify --read-only` on it, and report "
+                    + "the message with the paylog version."
             }
         case .alreadyOpen:
             return "Share the one open handle instead of opening the path twice."

@@ -56,12 +56,19 @@ public struct APIKeyStore: Sendable {
     }
 
     /// The key `presented` is, or nil when it is malformed, unknown, revoked or its secret does not match.
-    public func authenticate(_ presented: String) -> APIKey? {
+    /// - Throws: ``APIKeyError/storage(_:)`` when the key database cannot be read: the key may well be valid, so
+    ///   the caller must not answer "unknown key" (the service answers 503).
+    public func authenticate(_ presented: String) throws(APIKeyError) -> APIKey? {
         let parts = presented.split(separator: "_", omittingEmptySubsequences: false)
         guard parts.count == 3, parts[0] == "pk", parts[1].count == 16, parts[2].count == 64 else { return nil }
-        let stored = try? database.environment.read { txn in
-            try txn.value(for: Array(parts[1].utf8), in: database.keys).map { try JSONDecoder().decode(APIKey.self, from: Data($0)) }
+        let record: [UInt8]?
+        do {
+            record = try database.environment.read { txn in try txn.value(for: Array(parts[1].utf8), in: database.keys) }
+        } catch {
+            throw .storage("\(error)")
         }
+        // A record that does not decode is no key anyone holds: refused as unknown.
+        let stored = record.flatMap { try? JSONDecoder().decode(APIKey.self, from: Data($0)) }
         // Hash and compare even when the id is unknown, so both paths take the same time.
         let expected = Array((stored?.secretHash ?? String(repeating: "0", count: 64)).utf8)
         let actual = Array(APIKeyStore.sha256Hex(String(parts[2])).utf8)

@@ -14,7 +14,15 @@ struct AuthenticationMiddleware: RouterMiddleware {
         guard parts.count == 2, parts[0].lowercased() == "bearer" else {
             throw ServiceError.unauthorized("The Authorization header must read `Bearer <key>`.")
         }
-        guard let key = keys.authenticate(String(parts[1]).trimmingCharacters(in: .whitespaces)) else {
+        let presented: APIKey?
+        do { presented = try keys.authenticate(String(parts[1]).trimmingCharacters(in: .whitespaces)) } catch {
+            // The key database failed, not the key: the client must retry, not discard a key that may be good.
+            context.logger.error("API key lookup failed", metadata: ["error": "\(error)"])
+            throw ServiceError(
+                .serviceUnavailable, code: "storage_unavailable",
+                "The API keys could not be read; nothing was recorded. Retry later; the operator can see the cause in the server log.")
+        }
+        guard let key = presented else {
             throw ServiceError.unauthorized("The API key is not valid (unknown, revoked or mistyped).")
         }
         var context = context

@@ -100,7 +100,8 @@ public enum EventStoreError: Error, Sendable, Equatable, CustomStringConvertible
             return "The store's `\(name)` index is damaged (\(reason)). The log itself is checked by `paylog verify`; "
                 + "if it passes, `paylog export` and `paylog import-log` into a new store write every index afresh."
         case .eventNotFound(let what):
-            return "No event \(what) in the log."
+            return "No event \(what) in the log. Check the position or id: `paylog log` lists the events with their "
+                + "positions, and `paylog verify` prints the last."
         case .closed:
             return "The event store is closed; open it again."
         case .storage(let error):

@@ -16,7 +16,9 @@ public enum ZstdError: Error, Sendable, Equatable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .badDictionary(let reason):
-            return "zstd could not load the compression dictionary (\(reason)); the dictionary's bytes are damaged"
+            return "zstd could not load the compression dictionary (\(reason)); the dictionary's bytes are damaged: keep a "
+                + "copy of the store directory and run `paylog verify --read-only`, which names what it cannot read, "
+                + "then restore from a backup or an export"
         case .outOfMemory:
             return "zstd could not allocate a compression context: free memory and retry"
         case .damagedFrame(let reason):

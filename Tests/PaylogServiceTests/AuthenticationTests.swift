@@ -59,13 +59,16 @@ struct AuthenticationTests {
         let secret = String(issued.key.split(separator: "_")[2])
         let stored = try #require(try keys.list().first { $0.name == "shop-1" })
         #expect(stored.secretHash != secret && stored.secretHash.count == 64)
-        #expect(keys.authenticate(issued.key)?.name == "shop-1")
+        #expect(try keys.authenticate(issued.key)?.name == "shop-1")
         var tampered = Array(issued.key)
         tampered[tampered.count - 1] = tampered.last == "0" ? "1" : "0"
-        #expect(keys.authenticate(String(tampered)) == nil)
+        #expect(try keys.authenticate(String(tampered)) == nil)
         // The raw database file never holds the secret.
         let file = try Data(contentsOf: URL(fileURLWithPath: harness.database.path + "/data.mdb"))
         #expect(file.range(of: Data(secret.utf8)) == nil)
         #expect(file.range(of: Data(stored.secretHash.utf8)) != nil)
+        // The key database failing is not the key being unknown: the middleware answers 503, not 401.
+        harness.database.close()
+        #expect(throws: APIKeyError.self) { try keys.authenticate(issued.key) }
     }
 }

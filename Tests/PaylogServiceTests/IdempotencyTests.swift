@@ -177,7 +177,7 @@ struct IdempotencyTests {
     func lostAnswerRetry() async throws {
         let harness = try ServiceHarness()
         let secret = try #require(harness.keys["ingest"])
-        let owner = try #require(APIKeyStore(database: harness.database).authenticate(secret)).id
+        let owner = try #require(try APIKeyStore(database: harness.database).authenticate(secret)).id
         try await harness.run { client in
             #expect(try await client.send(.post, "/v1/payments", key: "ingest", body: #"{"payment":"r1","url":"\#(Samples.sumupLaunch("r1"))"}"#).status == 201)
             let requests: [(path: String, body: String)] = [

@@ -4,13 +4,6 @@ import Synchronization
 import TestSupport
 import Testing
 
-/// Shared between the reader task and the test.
-final class Probe: Sendable {
-    let stop = Atomic<Bool>(false)
-    let halfBuilt = Atomic<Int>(0)
-    let reads = Atomic<Int>(0)
-}
-
 @Suite("Blue/green view rebuilds")
 struct BlueGreenTests {
     @Test("a rebuild while appends continue: readers never see a half-built view, and the new view is exact")
