@@ -17,6 +17,9 @@ import PaylogStore
 public struct EvidenceJudge: Sendable {
     /// Each payment's requests so far, newest first.
     private var requests: [String: [LaunchRequest]] = [:]
+    /// Who first sent each reference (provider and reference → payment and position), to note a reuse: within one
+    /// payment's audit its own requests, in a whole replay every payment's.
+    private var referenceOwners: [String: (payment: String, position: UInt64)] = [:]
 
     /// A judge with no history.
     public init() {}
@@ -28,7 +31,9 @@ public struct EvidenceJudge: Sendable {
             do {
                 let request = try Providers.parseLaunch(requested.launchURL, appVersion: requested.appVersion)
                 requests[event.streamID, default: []].insert(request, at: 0)
-                return (request.fields, CompatibilityChecker.check(request: request, payment: event.streamID, position: event.position))
+                var findings = CompatibilityChecker.check(request: request, payment: event.streamID, position: event.position)
+                if let reused = reuse(of: request, by: event) { findings.append(reused) }
+                return (request.fields, findings)
             } catch {
                 return (nil, [Finding(
                     payment: event.streamID, position: event.position, severity: .error, basis: .confirmed,
@@ -72,5 +77,31 @@ public struct EvidenceJudge: Sendable {
         case .appSwitched, .offline, .reconciled, .failed:
             return (nil, [])
         }
+    }
+
+    /// `evidence.reference-reused`: `request` (recorded as `event`) carries a reference an earlier request sent.
+    /// SumUp's contract asks a new `foreign-tx-id` per attempt, unique per merchant [C] (a reused one can fail as a
+    /// duplicate); for every provider, paylog routes a callback by the reference it echoes, so the reference goes to
+    /// the payment that sent it last.
+    private mutating func reuse(of request: LaunchRequest, by event: RecordedEvent) -> Finding? {
+        guard let reference = request.reference, !reference.isEmpty else { return nil }
+        let key = "\(request.provider.rawValue):\(reference)"
+        guard let owner = referenceOwners[key] else {
+            referenceOwners[key] = (event.streamID, event.position)
+            return nil
+        }
+        referenceOwners[key] = (event.streamID, event.position)
+        let whose = owner.payment == event.streamID
+            ? "an earlier attempt of this payment (#\(owner.position))"
+            : "payment \(owner.payment)'s request (#\(owner.position))"
+        let contract = request.provider == .sumup
+            ? "SumUp asks a new foreign-tx-id for every attempt, unique per merchant: the app can refuse this one as a "
+                + "duplicate although no transaction was made. "
+            : ""
+        return Finding(
+            payment: event.streamID, position: event.position, severity: .warning,
+            basis: request.provider == .sumup ? .confirmed : .inferred, rule: "evidence.reference-reused",
+            message: "Reuses reference \(reference.prefix(64)) of \(whose). \(contract)A callback echoing it is routed to "
+                + "the payment that sent it last (\(event.streamID)).")
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import PaylogCompatibility
 import PaylogDomain
 import PaylogStore
 import PaylogWorkflow
@@ -112,5 +113,26 @@ struct AttemptIngestTests {
         #expect(offline.offlineExpiresAtMicroseconds == observed.microseconds + window)
         #expect(try await workflow.expireOffline(now: try #require(Timestamp(rfc3339: "2026-11-22T10:03:59Z"))).isEmpty)
         #expect(try await workflow.expireOffline(now: try #require(Timestamp(rfc3339: "2026-11-22T10:04:00Z"))) == ["x1"])
+    }
+
+    @Test("a reused reference is noted: in the audit against the payment's earlier attempt, in the replay across payments")
+    func reusedReference() async throws {
+        let lines = [
+            Self.sumupRequest("p1", "dup", at: "2026-11-21T09:00:00Z"),
+            Self.fail("p1", at: "2026-11-21T09:02:00Z"),
+            Self.sumupRequest("p1", "dup", at: "2026-11-21T09:05:00Z"),
+            Self.sumupRequest("p2", "dup", at: "2026-11-21T09:06:00Z"),
+            Self.sumupRequest("p3", "fresh", at: "2026-11-21T09:07:00Z"),
+        ]
+        try await RecordedDay.with(lines) { workflow in
+            let audit = try PaymentAudit.entries(of: "p1", in: workflow.store).flatMap(\.findings)
+                .filter { $0.rule == "evidence.reference-reused" }
+            #expect(audit.count == 1, "\(audit)")
+            #expect(audit.first?.message.contains("an earlier attempt of this payment") == true, "\(audit)")
+            #expect(audit.first?.basis == .confirmed && audit.first?.severity == .warning)
+            let replay = try LogReplay.run(workflow.store).findings.filter { $0.rule == "evidence.reference-reused" }
+            #expect(replay.map(\.payment).sorted() == ["p1", "p2"], "\(replay)")
+            #expect(replay.first { $0.payment == "p2" }?.message.contains("payment p1's request") == true, "\(replay)")
+        }
     }
 }
