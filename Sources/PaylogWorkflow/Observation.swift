@@ -12,7 +12,22 @@ import PaylogStore
 /// {"kind":"reconcile","at":…,"provider":…,"transaction_id":…,"client_transaction_id"|"foreign_tx_id"|"transaction_code"|"reference":…,"amount_minor":…?,"currency":…?}
 /// {"kind":"fail","payment":ID,"at":…,"reason":…}
 /// ```
+///
+/// A line with any other key is refused (``ObservationError/unknownField(_:kind:known:)``).
 public enum Observation: Sendable, Hashable {
+    /// The keys each kind takes, in the order the format lists them (`kind` is optional only where a default kind
+    /// applies, as in `paylog reconcile`).
+    public static let fieldNames: [String: [String]] = [
+        "request": ["kind", "payment", "at", "url", "app_version"],
+        "app_switch": ["kind", "payment", "at", "note"],
+        "callback": ["kind", "payment", "at", "url", "provider"],
+        "reconcile": [
+            "kind", "at", "provider", "transaction_id", "client_transaction_id", "foreign_tx_id", "transaction_code",
+            "reference", "amount_minor", "currency",
+        ],
+        "fail": ["kind", "payment", "at", "reason"],
+    ]
+
     /// A launch URL built or seen.
     case request(payment: String, at: Timestamp, url: String, appVersion: String?)
     /// The shop's app switched to the provider's app.
@@ -37,9 +52,14 @@ public enum Observation: Sendable, Hashable {
             }
             throw .notJSONObject("the line is not valid JSON: \(error)")
         }
-        let fields = Fields(object: object)
+        let fields = ObservationFields(object: object)
         guard let kind = try fields.string("kind") ?? defaultKind else { throw .missingField("kind", kind: "any") }
         fields.kind = kind
+        // A key the kind does not take is refused, not ignored: `"amount":2500` for `amount_minor`, or a misspelt
+        // `payment_id`, would otherwise pass as a line without that field, and disable the check it feeds.
+        if let keys = Self.fieldNames[kind], let unknown = object.keys.filter({ !keys.contains($0) }).min() {
+            throw .unknownField(unknown, kind: kind, known: keys)
+        }
         switch kind {
         case "request":
             return .request(
@@ -80,76 +100,5 @@ public enum Observation: Sendable, Hashable {
         default:
             throw .unknownKind(kind)
         }
-    }
-}
-
-/// Typed access to a parsed JSON object's fields, with errors that name the field.
-private final class Fields {
-    let object: [String: JSONValue]
-    var kind = ""
-
-    init(object: [String: JSONValue]) { self.object = object }
-
-    func string(_ name: String) throws(ObservationError) -> String? {
-        switch object[name] {
-        case nil, .null?: return nil
-        case .string(let text)?: return text
-        default: throw .invalidField(name, reason: "must be a string")
-        }
-    }
-
-    func required(_ name: String) throws(ObservationError) -> String {
-        guard let text = try string(name), !text.isEmpty else { throw .missingField(name, kind: kind) }
-        return text
-    }
-
-    func integer(_ name: String) throws(ObservationError) -> Int64? {
-        switch object[name] {
-        case nil, .null?: return nil
-        // Only a plain integer token that fits: not `12.0`, `1e2`, a boolean or a string.
-        case .integer(let value)?: return value
-        case .number(let text)? where Self.isWholeNumber(text):
-            // A whole number that does not fit: say so, not "must be an integer".
-            throw .invalidField(name, reason: "is \(text), out of range: an amount in minor units is at most 9223372036854775807")
-        default: throw .invalidField(name, reason: "must be an integer number of minor units")
-        }
-    }
-
-    /// Whether `text` (a JSON number's literal) is written as a whole number: digits, with an optional `-`.
-    private static func isWholeNumber(_ text: String) -> Bool {
-        let digits = text.utf8.first == UInt8(ascii: "-") ? text.utf8.dropFirst() : text.utf8[...]
-        return !digits.isEmpty && digits.allSatisfy { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }
-    }
-
-    func payment() throws(ObservationError) -> String {
-        let id = try required("payment")
-        try checkPaymentID(id)
-        return id
-    }
-
-    func checkPaymentID(_ id: String) throws(ObservationError) {
-        do { _ = try PaymentID(id) } catch { throw .invalidField("payment", reason: "is invalid: \(error)") }
-    }
-
-    func at() throws(ObservationError) -> Timestamp {
-        let text = try required("at")
-        guard let time = Timestamp(rfc3339: text) else {
-            if let advice = Timestamp.leapSecondAdvice(text) {
-                throw .invalidField("at", reason: "\(text.debugDescription) cannot be recorded: \(advice)")
-            }
-            throw .invalidField("at", reason: "is not an RFC 3339 time like 2026-11-22T09:15:02Z (got \(text.debugDescription))")
-        }
-        return time
-    }
-
-    func provider(required: Bool) throws(ObservationError) -> Provider? {
-        guard let text = try string("provider") else {
-            if required { throw .missingField("provider", kind: kind) }
-            return nil
-        }
-        guard let provider = Provider(rawValue: text.lowercased()) else {
-            throw .invalidField("provider", reason: "must be square, sumup or izettle (got \(text.debugDescription))")
-        }
-        return provider
     }
 }

@@ -8,6 +8,9 @@ public enum ObservationError: Error, Sendable, Hashable, CustomStringConvertible
     case invalidField(String, reason: String)
     /// `kind` is not one of the known kinds.
     case unknownKind(String)
+    /// The line has a key its kind does not take (a misspelt or guessed name, e.g. `amount` for `amount_minor`):
+    /// ignoring it would disable the check the intended field feeds. `known`: the keys the kind takes.
+    case unknownField(String, kind: String, known: [String])
 
     /// What is wrong and what to do.
     public var description: String {
@@ -26,6 +29,11 @@ public enum ObservationError: Error, Sendable, Hashable, CustomStringConvertible
         case .invalidField(let field, let reason): return "\"\(field)\" \(reason)"
         case .unknownKind(let kind):
             return "unknown kind \"\(kind)\"; use request, app_switch, callback, reconcile or fail"
+        case .unknownField(let field, let kind, let known):
+            // Quoted with escapes, and cut: the key is the line's text, whatever it holds.
+            let shown = field.count > 64 ? String(field.prefix(64)).debugDescription + "…" : field.debugDescription
+            return "\(shown) is not a field of kind \"\(kind)\"; it takes \(known.joined(separator: ", ")) — "
+                + "check the key's spelling (an unknown key is refused, not ignored)"
         }
     }
 }
