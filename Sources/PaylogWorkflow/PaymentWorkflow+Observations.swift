@@ -152,11 +152,16 @@ extension PaymentWorkflow {
             }
             provider = detected?.provider
         }
-        if let payment, provider == nil { provider = (try? reading.payment(payment))??.provider }
-        // Read ahead exactly when reached here: the URL names no provider.
-        if provider == nil, let marked = ahead.map({ $0.marker }) ?? PaymentWorkflow.queryItem("paylog_payment", in: url) {
-            provider = (try? reading.payment(marked))??.provider
+        // The payment the callback is read for, when the URL names no provider: the one named, else the one its
+        // marker names (read ahead exactly when reached here: the URL names no provider).
+        var owner: Payment?
+        if let payment, provider == nil {
+            owner = (try? reading.payment(payment)) ?? nil
         }
+        if provider == nil, owner == nil, let marked = ahead.map({ $0.marker }) ?? PaymentWorkflow.queryItem("paylog_payment", in: url) {
+            owner = (try? reading.payment(marked)) ?? nil
+        }
+        if provider == nil, let owner { provider = attemptProvider(of: url, for: owner, reading: reading, ahead: ahead) }
         guard let provider else {
             throw .unreadable("the callback \(url) carries neither Square data, SumUp smp- parameters nor a paylog_payment marker of a known payment; pass \"provider\" or \"payment\"")
         }
@@ -166,7 +171,16 @@ extension PaymentWorkflow {
         } else if provider == .izettle, let read = ahead?.asIZettle {
             outcome = read
         } else {
-            outcome = try PaymentWorkflow.parseCallback(url, provider: provider)
+            do { outcome = try PaymentWorkflow.parseCallback(url, provider: provider) } catch {
+                // Read as the latest attempt's provider, it failed: when the payment was also requested from another
+                // provider, the callback may answer that earlier attempt, which only its provider can say.
+                let others = Provider.allCases.filter { $0 != provider && owner?.wasRequested(with: $0) == true }
+                guard let owner, !others.isEmpty, case .unreadable(let reason) = error else { throw error }
+                throw .unreadable(
+                    "\(reason) (read as \(provider.rawValue), the provider payment \(owner.id) was last requested from; it "
+                        + "was also requested from \(others.map(\.rawValue).joined(separator: " and ")): if this callback "
+                        + "answers that earlier attempt, give its provider (\"provider\" in a line, --provider on the command line))")
+            }
         }
         if let payment { return (payment, outcome) }
         var candidates: [String] = []
@@ -180,6 +194,34 @@ extension PaymentWorkflow {
             if let found = try? reading.route(key) { return (found, outcome) }
         }
         throw .unroutable("the callback \(url) (no paylog_payment marker, and its reference \(outcome.reference.map { "\"\($0)\"" } ?? "is missing"))")
+    }
+
+    /// The provider to read a callback naming none as, for `payment`: the provider of the request whose reference
+    /// the callback echoes, when the payment was requested from several providers — an earlier attempt's callback
+    /// arriving after a retry with another provider answers that attempt, not the retry (read as the retry's, it
+    /// failed the attempt in progress). Otherwise, or when it echoes none of the payment's references, the provider
+    /// of the payment's latest request.
+    private func attemptProvider(
+        of url: String, for payment: Payment, reading: some PaymentReading, ahead: CallbackAhead?
+    ) -> Provider {
+        guard Provider.allCases.contains(where: { $0 != payment.provider && payment.wasRequested(with: $0) }) else {
+            return payment.provider
+        }
+        var readings: [Provider: CallbackOutcome?] = [:]
+        // Newest first: of two attempts with the same reference, the later one is answered.
+        for request in reading.launchRequests(of: payment.id) {
+            guard let reference = request.reference else { continue }
+            let read: CallbackOutcome?
+            if let known = readings[request.provider] {
+                read = known
+            } else {
+                read = request.provider == .izettle && ahead?.asIZettle != nil
+                    ? ahead?.asIZettle : try? PaymentWorkflow.parseCallback(url, provider: request.provider)
+                readings[request.provider] = read
+            }
+            if read?.reference == reference { return request.provider }
+        }
+        return payment.provider
     }
 
     /// Finds the payment a report line belongs to and how it matched.
