@@ -94,7 +94,9 @@ extension PaylogService {
                     self.countFindings(outcome)
                 }
             }
-            for line in body.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false) {
+            // A byte order mark opening the body is not part of its first line, as for `paylog ingest`.
+            let mark = body.withUnsafeBytes { LineReader.byteOrderMarkLength($0) }
+            for line in body[mark...].split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false) {
                 // Text only as received: a line that is not UTF-8 is rejected, not recorded repaired.
                 if let text = String(validating: line, as: UTF8.self) {
                     try await each(text)

@@ -79,21 +79,24 @@ public struct LineReader: Sequence, IteratorProtocol {
         // converts the whole line to UTF-16), and `import-log` gets the line as written.
         if length > 0 && buffer[length - 1] == 0x0A { length -= 1 }
         var start = buffer
-        // A UTF-8 byte order mark (EF BB BF) opening the input, as Windows tools write one, belongs to the file's
-        // encoding, not to its first line.
         if handle.atStart {
             handle.atStart = false
-            if length >= 3, UInt8(bitPattern: buffer[0]) == 0xEF, UInt8(bitPattern: buffer[1]) == 0xBB,
-                UInt8(bitPattern: buffer[2]) == 0xBF
-            {
-                start += 3
-                length -= 3
-            }
+            let mark = LineReader.byteOrderMarkLength(UnsafeRawBufferPointer(start: buffer, count: length))
+            start += mark
+            length -= mark
         }
         let bytes = UnsafeRawBufferPointer(start: start, count: length)
         if let text = String(validating: bytes, as: UTF8.self) { return text }
         handle.problem = LineReader.utf8Problem(in: bytes)
         return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// How many bytes at the start of an input are a UTF-8 byte order mark (EF BB BF): 3, or 0 when it has none.
+    /// Such a mark, as Windows tools write one, belongs to the input's encoding, not to its first line: every reader
+    /// of JSON Lines input (`paylog ingest`, `paylog reconcile`, `paylog import-log`, the HTTP JSON Lines
+    /// endpoints) skips it by this one rule.
+    public static func byteOrderMarkLength(_ bytes: UnsafeRawBufferPointer) -> Int {
+        bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
     }
 
     /// Where `bytes`, which are not valid UTF-8, first go wrong: the byte and its 1-based column, as the reason a

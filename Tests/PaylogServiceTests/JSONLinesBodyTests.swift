@@ -21,4 +21,20 @@ struct JSONLinesBodyTests {
             #expect(try harness.eventCount() == 1)
         }
     }
+
+    @Test("a UTF-8 byte order mark opening a JSON Lines body is skipped, as paylog ingest skips it",
+          arguments: ["/v1/observations", "/v1/reconciliations"])
+    func byteOrderMark(_ endpoint: String) async throws {
+        let harness = try ServiceHarness()
+        try await harness.run { client in
+            _ = try await client.send(.post, "/v1/payments", key: "ingest", body: #"{"payment":"b1","url":"\#(Samples.sumupLaunch("ref-b1"))"}"#)
+            let line = endpoint == "/v1/observations"
+                ? #"{"kind":"app_switch","payment":"b1","at":"2026-11-22T09:00:00Z"}"#
+                : #"{"at":"2026-11-23T08:00:00Z","provider":"sumup","transaction_id":"T-b1","foreign_tx_id":"ref-b1","amount_minor":1000,"currency":"EUR"}"#
+            let reply = try await client.send(.post, endpoint, key: "ingest", bytes: [0xEF, 0xBB, 0xBF] + Array(line.utf8))
+            #expect(reply.status == 200, "\(reply.body)")
+            #expect(reply.json["accepted"] as? Int == 1 && reply.json["rejected"] as? Int == 0, "\(reply.body)")
+            #expect(try harness.eventCount() == 2)
+        }
+    }
 }
