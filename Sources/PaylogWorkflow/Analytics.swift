@@ -24,7 +24,20 @@ public enum Analytics {
     public static func csv(_ cells: [AnalyticsCell]) -> String {
         let first = cells.first ?? AnalyticsCell(key: AnalyticsCellKey(day: "", provider: "", currency: ""))
         func quote(_ text: String) -> String {
-            text.contains(where: { ",\"\n".contains($0) }) ? "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\"" : text
+            // By bytes, not Characters: "\r\n" is one Character, equal neither to "\r" nor to "\n", and a lone CR
+            // ends a row for many readers too (RFC 4180 quotes a field holding CR, LF, a comma or a quote).
+            // The quotes are doubled by bytes too: a quote followed by a combining mark is one Character.
+            let quoteByte = UInt8(ascii: "\"")
+            guard text.utf8.contains(where: { $0 == UInt8(ascii: ",") || $0 == quoteByte || $0 == 0x0A || $0 == 0x0D }) else {
+                return text
+            }
+            var bytes: [UInt8] = [quoteByte]
+            for byte in text.utf8 {
+                bytes.append(byte)
+                if byte == quoteByte { bytes.append(quoteByte) }
+            }
+            bytes.append(quoteByte)
+            return String(decoding: bytes, as: UTF8.self)
         }
         var lines = [first.fields.map { $0.0 }.joined(separator: ",")]
         for cell in cells { lines.append(cell.fields.map { quote($0.1) }.joined(separator: ",")) }

@@ -100,4 +100,27 @@ struct AnalyticsTests {
         #expect(cell.requestedMinor == 3 * Int128(huge))
         #expect(cell.fields.first { $0.0 == "requested_minor" }?.1 == String(3 * Int128(huge)))
     }
+
+    @Test("a CSV field holding CR LF, a lone CR, or a quote before a combining mark is quoted, its quotes doubled (RFC 4180)")
+    func csvQuoting() async throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        let workflow = PaymentWorkflow(store: try PaymentWorkflow.openStore(at: dir.path), actor: "t")
+        defer { workflow.store.close() }
+        var lines: [String] = []
+        // "\r\n" is one Character, equal neither to "\r" nor to "\n"; a quote followed by U+0301 is one Character too.
+        for (id, currency, code) in [("crlf", "EUR", "Declined%0D%0Aby%20bank"), ("cr", "SEK", "a%0Db%22%CC%81")] {
+            let request = "izettle://x-callback-url/payment/1.0?x-source=shop&x-success=myshop%3A%2F%2Fcb&x-failure=myshop%3A%2F%2Fcb&api-key=K&price=5&currency=\(currency)&title=T&reference=ref-\(id)"
+            lines.append(#"{"kind":"request","payment":"\#(id)","at":"2026-11-21T09:00:00Z","url":"\#(request)"}"#)
+            lines.append(#"{"kind":"callback","payment":"\#(id)","at":"2026-11-21T09:00:30Z","url":"myshop://cb?reference=ref-\#(id)&errorCode=\#(code)"}"#)
+        }
+        let report = await workflow.ingest(lines: lines)
+        #expect(report.rejected == 0, "\(report.errors)")
+        let csv = Array(Analytics.csv(try Analytics.cells(in: workflow.store)).utf8)
+        for field in ["\"Declined\r\nby bank:1\"", "\"a\rb\"\"\u{301}:1\""] {
+            let bytes = Array(field.utf8)
+            #expect((0...(csv.count - bytes.count)).contains { csv[$0..<($0 + bytes.count)].elementsEqual(bytes) },
+                    "\(String(decoding: csv, as: UTF8.self).debugDescription) lacks \(field.debugDescription)")
+        }
+    }
 }
