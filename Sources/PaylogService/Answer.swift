@@ -19,6 +19,14 @@ struct Answer: Sendable {
         self.headers = headers
     }
 
+    /// A body already written as JSON text (``PaylogPresentation/AnalyticsJSON``, for numbers and keys that
+    /// `JSONSerialization` cannot write).
+    init(_ status: HTTPResponse.Status, json: String, headers: [String: String] = [:]) {
+        self.status = status
+        self.body = Data(json.utf8)
+        self.headers = headers
+    }
+
     /// `value` encoded with sorted keys.
     init<T: Encodable>(_ status: HTTPResponse.Status, encodable value: T) throws {
         self.status = status

@@ -99,7 +99,7 @@ extension PaylogService {
         let cells = try readView {
             try Analytics.cells(in: store, from: query["from"].map(String.init), to: query["to"].map(String.init))
         }
-        return try Answer(.ok, ["cells": cells.map(AnalyticsJSON.object)])
+        return Answer(.ok, json: AnalyticsJSON.document(cells))
     }
 
     /// `GET /v1/findings?severity=&rule=&cursor=&limit=`: compatibility findings on recorded evidence, judged

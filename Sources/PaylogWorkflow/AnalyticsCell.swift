@@ -24,8 +24,9 @@ public struct AnalyticsCell: Sendable {
     public var reconciled = 0, reconciledMinor: Int128 = 0
     /// Payments now failed and their amounts.
     public var failed = 0, failedMinor: Int128 = 0
-    /// Failed payments by raw error code (`none` when the failure had no provider code, e.g. our timeout).
-    public var failureCodes: [String: Int] = [:]
+    /// Failed payments by raw error code, byte for byte (``FailureCode``; its no-code bucket when the failure had no
+    /// provider code, e.g. our timeout).
+    public var failureCodes: [FailureCode: Int] = [:]
     /// Milliseconds from the first request to the first callback.
     public var requestToCallbackMs = Histogram<UInt64>(highestTrackableValue: 7 * 24 * 3_600_000, numberOfSignificantValueDigits: .three)
     /// Seconds from going offline to reconciliation.
@@ -53,7 +54,7 @@ public struct AnalyticsCell: Sendable {
         case .failed:
             failed += 1
             failedMinor += minor
-            failureCodes[p.errorCode ?? "none", default: 0] += 1
+            failureCodes[FailureCode(p.errorCode), default: 0] += 1
         case .requested, .switched, .offline: break
         }
         if let start = p.firstRequestedAtMicroseconds, let callback = p.firstCallbackAtMicroseconds, callback >= start {
@@ -62,6 +63,11 @@ public struct AnalyticsCell: Sendable {
         if let offlineAt = p.offlineAtMicroseconds, let reconciledAt = p.reconciledAtMicroseconds, reconciledAt >= offlineAt {
             _ = offlineToReconcileS.record(UInt64((reconciledAt - offlineAt) / 1_000_000))
         }
+    }
+
+    /// The failure codes and their counts, provider codes by their bytes, then the no-code bucket.
+    public var failureCodeCounts: [(code: FailureCode, count: Int)] {
+        failureCodes.sorted { $0.key < $1.key }.map { (code: $0.key, count: $0.value) }
     }
 
     /// The cell as a flat dictionary with stable keys, for CSV and JSON Lines.
@@ -76,7 +82,7 @@ public struct AnalyticsCell: Sendable {
             ("requested_minor", String(requestedMinor)), ("completed_minor", String(completedMinor)),
             ("offline_minor", String(offlineMinor)), ("reconciled_minor", String(reconciledMinor)),
             ("failed_minor", String(failedMinor)),
-            ("failure_codes", failureCodes.sorted { $0.key < $1.key }.map { "\($0.key):\($0.value)" }.joined(separator: ";")),
+            ("failure_codes", failureCodeCounts.map { "\($0.code.text):\($0.count)" }.joined(separator: ";")),
             ("request_to_callback_ms_p50", percentile(requestToCallbackMs, 50)),
             ("request_to_callback_ms_p90", percentile(requestToCallbackMs, 90)),
             ("request_to_callback_ms_p99", percentile(requestToCallbackMs, 99)),

@@ -37,7 +37,7 @@ struct AnalyticsCommand: ParsableCommand {
         case .csv:
             print(Analytics.csv(cells), terminator: "")
         case .jsonl:
-            for cell in cells { print(try JSONText.encode(AnalyticsJSON.object(cell))) }
+            for cell in cells { print(AnalyticsJSON.line(cell)) }
         case .table:
             let header = ["day", "provider", "cur", "requested", "switched", "called back", "succeeded", "completed", "offline",
                           "reconciled", "failed", "cb p50 ms", "cb p99 ms", "failure codes"]

@@ -48,7 +48,7 @@ struct AnalyticsTests {
         #expect(cell.switched == 3 && cell.calledBack == 5 && cell.succeeded == 4)
         #expect(cell.completed == 3 && cell.completedMinor == 3000)
         #expect(cell.offline == 1 && cell.offlineMinor == 700 && cell.reconciled == 1 && cell.reconciledMinor == 700)
-        #expect(cell.failed == 1 && cell.failedMinor == 500 && cell.failureCodes == ["payment_canceled": 1])
+        #expect(cell.failed == 1 && cell.failedMinor == 500 && cell.failureCodes == [FailureCode("payment_canceled"): 1])
         #expect(cell.requestToCallbackMs.totalCount == 5)
         #expect(cell.requestToCallbackMs.valuesAreEquivalent(cell.requestToCallbackMs.valueAtPercentile(50), 10_000))
         #expect(cell.requestToCallbackMs.valuesAreEquivalent(cell.requestToCallbackMs.max, 30_000))

@@ -68,6 +68,6 @@ struct PaymentEvolveOrderTests {
         let payment = try #require(try PaymentsProjection.payment("p2", in: workflow.store))
         #expect(payment.status == .failed)
         #expect(payment.errorCode == nil, "\(payment.errorCode ?? "")")
-        #expect(try Analytics.cells(in: workflow.store).first?.failureCodes == ["none": 1])
+        #expect(try Analytics.cells(in: workflow.store).first?.failureCodes == [FailureCode(nil): 1])
     }
 }
