@@ -32,8 +32,14 @@ public struct Timestamp: Sendable, Hashable, Comparable, Codable, CustomStringCo
 
     /// RFC 3339 in UTC with microseconds, e.g. `2026-11-22T09:15:02.123456Z`.
     public var rfc3339: String {
-        let seconds = microseconds >= 0 ? microseconds / 1_000_000 : (microseconds - 999_999) / 1_000_000
-        let fraction = microseconds - seconds * 1_000_000
+        // Floor division without overflow: `microseconds - 999_999` trapped near `Int64.min`, and a time in the log
+        // (an import's, before imports checked their range) must never crash a reader.
+        var seconds = microseconds / 1_000_000
+        var fraction = microseconds % 1_000_000
+        if fraction < 0 {
+            seconds -= 1
+            fraction += 1_000_000
+        }
         var time = time_t(seconds)
         var parts = tm()
         gmtime_r(&time, &parts)

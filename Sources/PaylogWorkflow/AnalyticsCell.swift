@@ -58,10 +58,12 @@ public struct AnalyticsCell: Sendable {
         case .requested, .switched, .offline: break
         }
         if let start = p.firstRequestedAtMicroseconds, let callback = p.firstCallbackAtMicroseconds, callback >= start {
-            _ = requestToCallbackMs.record(UInt64((callback - start) / 1_000))
+            // In 128 bits: two times in the log may be further apart than an `Int64` of microseconds holds (an
+            // imported log's, or one recorded before imports checked their range), and a reader must not trap.
+            _ = requestToCallbackMs.record(UInt64((Int128(callback) - Int128(start)) / 1_000))
         }
         if let offlineAt = p.offlineAtMicroseconds, let reconciledAt = p.reconciledAtMicroseconds, reconciledAt >= offlineAt {
-            _ = offlineToReconcileS.record(UInt64((reconciledAt - offlineAt) / 1_000_000))
+            _ = offlineToReconcileS.record(UInt64((Int128(reconciledAt) - Int128(offlineAt)) / 1_000_000))
         }
     }
 

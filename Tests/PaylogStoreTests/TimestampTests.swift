@@ -34,4 +34,12 @@ struct TimestampTests {
         #expect(Timestamp.leapSecondAdvice("2016-12-31T23:59:59.5Z") == nil)
         #expect(Timestamp(rfc3339: "2016-12-31T23:59:59.999999Z")?.rfc3339 == "2016-12-31T23:59:59.999999Z")
     }
+
+    @Test("every Int64 of microseconds prints without trapping")
+    func extremes() {
+        // `microseconds - 999_999` trapped near Int64.min: a log holding such a time (imported) crashed every reader.
+        #expect(Timestamp(microseconds: .min).rfc3339.hasSuffix(".224192Z"))
+        #expect(Timestamp(microseconds: .max).rfc3339.hasSuffix(".775807Z"))
+        #expect(Timestamp(microseconds: -1).rfc3339 == "1969-12-31T23:59:59.999999Z")
+    }
 }
