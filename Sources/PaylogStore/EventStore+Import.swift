@@ -2,6 +2,22 @@ import Foundation
 import LMDBKit
 
 extension EventStore {
+    /// Why an exported event cannot be imported for its envelope alone, or nil: a stream id an append refuses
+    /// (LMDB's own refusal of an empty key named neither the event nor the line), or a time paylog cannot record
+    /// (``Timestamp/isRecordable``), which every reader would then have to print and subtract.
+    static func importProblem(streamID: String, recordedAtUs: Int64, observedAtUs: Int64?) -> String? {
+        if let problem = StoreKeys.problem(with: streamID) {
+            return "stream \(String(streamID.prefix(64)).debugDescription) cannot be a stream id: \(problem)"
+        }
+        for (field, value) in [("recorded_at_us", recordedAtUs), ("observed_at_us", observedAtUs)] {
+            guard let value, !Timestamp(microseconds: value).isRecordable else { continue }
+            return "\(field) \(value) is outside the times paylog records (\(Timestamp.earliestRecordable.rfc3339) to "
+                + "\(Timestamp.latestRecordable.rfc3339), \(Timestamp.earliestRecordable.microseconds) to "
+                + "\(Timestamp.latestRecordable.microseconds) µs): the export was altered or not written by paylog"
+        }
+        return nil
+    }
+
     /// Restores exported events into this store, keeping their ids, positions, versions, times and hashes.
     ///
     /// The store must hold exactly the events before the batch (for a whole log: be empty). Each event must
@@ -24,6 +40,12 @@ extension EventStore {
                             : "the store already holds positions up to \(head.position): import into an empty store, "
                                 + "from an export whose lines are in order, each once"
                         throw EventStoreError.importMismatch(position: event.position, reason: reason)
+                    }
+                    if let problem = EventStore.importProblem(
+                        streamID: event.streamID, recordedAtUs: event.recordedAt.microseconds,
+                        observedAtUs: event.observedAt?.microseconds)
+                    {
+                        throw EventStoreError.importMismatch(position: event.position, reason: problem)
                     }
                     for tag in event.tags ?? [] {
                         if let problem = StoreKeys.problem(withTag: tag) {

@@ -66,8 +66,13 @@ public struct ExportLine: Sendable, Hashable, Codable {
         hash = event.hashHex
     }
 
-    /// The recorded event this line describes, or a message saying which field is unusable.
+    /// The recorded event this line describes, or a message saying which field is unusable. Refuses what an append
+    /// refuses too (a stream id that cannot be a key) and a time paylog cannot record (``Timestamp/isRecordable``),
+    /// which every reader would then have to print and subtract.
     public func recordedEvent() throws(EventStoreError) -> RecordedEvent {
+        if let problem = EventStore.importProblem(streamID: stream, recordedAtUs: recordedAtUs, observedAtUs: observedAtUs) {
+            throw .importMismatch(position: position, reason: problem)
+        }
         guard let uuid = UUID(uuidString: id) else { throw .importMismatch(position: position, reason: "id \(id) is not a UUID") }
         guard let payload = Data(base64Encoded: payloadBase64) else {
             throw .importMismatch(position: position, reason: "payload_base64 is not base64")

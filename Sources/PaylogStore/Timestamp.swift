@@ -54,6 +54,16 @@ public struct Timestamp: Sendable, Hashable, Comparable, Codable, CustomStringCo
     /// The RFC 3339 form.
     public var description: String { rfc3339 }
 
+    /// The earliest time paylog records: 0000-01-01T00:00:00Z, the first RFC 3339 can write.
+    public static let earliestRecordable = Timestamp(microseconds: -62_167_219_200_000_000)
+
+    /// The latest time paylog records: 9999-12-31T23:59:59.999999Z, the last RFC 3339 can write.
+    public static let latestRecordable = Timestamp(microseconds: 253_402_300_799_999_999)
+
+    /// Whether paylog can record this time: it lies in ``earliestRecordable``…``latestRecordable``, the times
+    /// ``init(rfc3339:)`` accepts and ``rfc3339`` writes with a four-digit year.
+    public var isRecordable: Bool { (Self.earliestRecordable...Self.latestRecordable).contains(self) }
+
     /// What to tell someone whose time `text` was refused for its leap second (`…:60`, with or without a fraction),
     /// or nil when it has none: paylog keeps Unix time to the microsecond, which has no second 60.
     public static func leapSecondAdvice(_ text: String) -> String? {
@@ -134,5 +144,7 @@ public struct Timestamp: Sendable, Hashable, Comparable, Codable, CustomStringCo
         gmtime_r(&check, &back)
         guard Int(back.tm_mday) == day, Int(back.tm_mon) == month - 1 else { return nil }
         self.microseconds = epochSeconds * 1_000_000 + Int64(micros)
+        // An offset can carry year 0000 or 9999 past what a four-digit year writes: not a time paylog records.
+        guard isRecordable else { return nil }
     }
 }

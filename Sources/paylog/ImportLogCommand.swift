@@ -96,7 +96,9 @@ struct ImportLogCommand: AsyncParsableCommand {
             do {
                 event = try decoder.decode(ExportLine.self, from: Data(line.utf8)).recordedEvent()
             } catch {
-                throw CLIError("Line \(index + 1) of \(path) is not an export line: \(error).")
+                // A refused field's reason is a sentence of its own (an EventStoreError ends with its period).
+                let reason = "\(error)"
+                throw CLIError("Line \(index + 1) of \(path) is not an export line: \(reason)\(reason.hasSuffix(".") ? "" : ".")")
             }
             if imported == 0 && batch.isEmpty && event.position != 1 {
                 throw CLIError("The export starts at position \(event.position), not 1: it is not a whole log.")

@@ -42,4 +42,17 @@ struct TimestampTests {
         #expect(Timestamp(microseconds: .max).rfc3339.hasSuffix(".775807Z"))
         #expect(Timestamp(microseconds: -1).rfc3339 == "1969-12-31T23:59:59.999999Z")
     }
+
+    @Test("the range paylog records is the one RFC 3339 parsing gives: years 0000 to 9999 in UTC")
+    func recordableRange() throws {
+        let earliest = try #require(Timestamp(rfc3339: "0000-01-01T00:00:00Z"))
+        let latest = try #require(Timestamp(rfc3339: "9999-12-31T23:59:59.999999Z"))
+        #expect(earliest.rfc3339 == "0000-01-01T00:00:00.000000Z" && latest.rfc3339 == "9999-12-31T23:59:59.999999Z")
+        #expect(earliest.isRecordable && latest.isRecordable)
+        #expect(!Timestamp(microseconds: earliest.microseconds - 1).isRecordable)
+        #expect(!Timestamp(microseconds: latest.microseconds + 1).isRecordable)
+        // An offset carrying the year past four digits is not a time paylog records.
+        #expect(Timestamp(rfc3339: "0000-01-01T00:00:00+01:00") == nil)
+        #expect(Timestamp(rfc3339: "9999-12-31T23:30:00-01:00") == nil)
+    }
 }
