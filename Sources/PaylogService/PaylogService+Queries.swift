@@ -35,12 +35,16 @@ extension PaylogService {
         if let day, Timestamp(rfc3339: day + "T00:00:00Z") == nil {
             throw ServiceError.invalidParameter("day", "must be a date like 2026-11-21")
         }
+        let currency = try PaylogService.currency(query["currency"].map(String.init))
         let from = try PaylogService.time(query["from"].map(String.init), name: "from")
         let to = try PaylogService.time(query["to"].map(String.init), name: "to")
+        if let from, let to, from > to {
+            throw ServiceError.invalidParameter("from", "is after \"to\" (\(from.rfc3339) > \(to.rfc3339)): no payment can match; swap them")
+        }
         let limit = try PaylogService.limit(query["limit"].map(String.init), default: 100, maximum: 1000)
         let page = try readView {
             try PaymentsProjection.payments(
-                in: store, status: status, provider: provider, currency: query["currency"].map { $0.uppercased() }, day: day,
+                in: store, status: status, provider: provider, currency: currency, day: day,
                 after: try PaylogService.cursor(query), requestedFrom: from, requestedBefore: to, limit: limit + 1)
         }
         let shown = page.prefix(limit)
@@ -95,6 +99,9 @@ extension PaylogService {
             if let day = query[name[...]], Timestamp(rfc3339: day + "T00:00:00Z") == nil {
                 throw ServiceError.invalidParameter(name, "must be a date like 2026-11-21")
             }
+        }
+        if let from = query["from"], let to = query["to"], from > to {
+            throw ServiceError.invalidParameter("from", "is after \"to\" (\(from) > \(to)): no day can match; swap them")
         }
         let cells = try readView {
             try Analytics.cells(in: store, from: query["from"].map(String.init), to: query["to"].map(String.init))
@@ -196,6 +203,15 @@ extension PaylogService {
             throw .invalidParameter("provider", "must be square, sumup or izettle")
         }
         return provider
+    }
+
+    /// The `currency` filter, upper-cased: three letters A–Z (a code of any other form matches no payment, and
+    /// an empty page would hide the typo).
+    static func currency(_ text: String?) throws(ServiceError) -> String? {
+        guard let text else { return nil }
+        do { return try CurrencyCode(text.uppercased()).code } catch {
+            throw .invalidParameter("currency", "must be a three-letter ISO 4217 code, letters A–Z (e.g. EUR)")
+        }
     }
 
     static func time(_ text: String?, name: String) throws(ServiceError) -> Timestamp? {

@@ -27,6 +27,9 @@ struct AnalyticsCommand: ParsableCommand {
                 throw ValidationError("\(name) \(day.debugDescription) is not a day: give YYYY-MM-DD (UTC), e.g. 2026-11-21.")
             }
         }
+        if let from, let to, from > to {
+            throw ValidationError("--from \(from) is after --to \(to): no day can match; swap them.")
+        }
     }
 
     func run() throws {

@@ -19,6 +19,14 @@ struct StatusCommand: ParsableCommand {
     @Option(help: "The most payments to list.") var limit: Int?
     @Flag(help: "Print JSON (one object; a list prints one object per line).") var json = false
 
+    func validate() throws {
+        // Either would list nothing and exit 0, as if the store held no such payment.
+        if let limit, limit < 1 { throw ValidationError("--limit must be at least 1 (got \(limit)).") }
+        if let currency, (try? CurrencyCode(currency.uppercased())) == nil {
+            throw ValidationError("--currency \(currency.debugDescription) is not a currency: give a three-letter ISO 4217 code, letters A–Z (e.g. EUR).")
+        }
+    }
+
     func run() throws {
         let store = try storeOptions.openExisting(readOnly: access.readOnly)
         defer { store.close() }
