@@ -81,12 +81,23 @@ public struct ServiceConfiguration: Sendable, Hashable, Codable {
         return configuration
     }
 
+    /// The longest `request_timeout_seconds` and `idle_timeout_seconds` accepted: one day. A body that takes longer
+    /// to arrive, or a connection idle that long, is not a client worth waiting for.
+    public static let maximumTimeoutSeconds: Double = 86_400
+
     /// Checks the values make sense.
     public func validate(_ source: String = "the options") throws(ServiceConfigurationError) {
         if !(0...65535).contains(port) { throw .invalid(source, "port must be 0–65535") }
         if maxBodyBytes < 1024 { throw .invalid(source, "max_body_bytes must be at least 1024") }
         if maxStreamBytes < maxBodyBytes { throw .invalid(source, "max_stream_bytes must be at least max_body_bytes") }
-        if requestTimeoutSeconds <= 0 || idleTimeoutSeconds <= 0 { throw .invalid(source, "timeouts must be positive") }
+        // Bounded above too: the server turns a timeout into nanoseconds (a 64-bit count), and 1e11 s trapped at the
+        // first POST or at start.
+        let maximum = Self.maximumTimeoutSeconds
+        for (field, value) in [("request_timeout_seconds", requestTimeoutSeconds), ("idle_timeout_seconds", idleTimeoutSeconds)] {
+            guard value > 0, value <= maximum else {
+                throw .invalid(source, "\(field) must be more than 0 and at most \(Int(maximum)) seconds (one day); got \(value)")
+            }
+        }
         let levels = ["trace", "debug", "info", "notice", "warning", "error", "critical"]
         if !levels.contains(logLevel) { throw .invalid(source, "log_level must be one of \(levels.joined(separator: ", "))") }
     }
