@@ -16,11 +16,15 @@ public struct ReconciliationLine: Sendable, Hashable, Codable {
     public var amount: Money?
     /// The line exactly as received: the evidence.
     public var rawLine: String
+    /// The payment someone matched the line to by hand, when its keys name no recorded payment (a Square payment
+    /// whose callback was lost: paylog never learned its `client_transaction_id`); nil for a line matched by its keys.
+    public var payment: String?
 
     /// A report line.
     public init(
         provider: Provider, transactionID: String, clientTransactionID: String? = nil, foreignTransactionID: String? = nil,
-        transactionCode: String? = nil, reference: String? = nil, amount: Money? = nil, rawLine: String
+        transactionCode: String? = nil, reference: String? = nil, amount: Money? = nil, rawLine: String,
+        payment: String? = nil
     ) {
         self.provider = provider
         self.transactionID = transactionID
@@ -30,6 +34,7 @@ public struct ReconciliationLine: Sendable, Hashable, Codable {
         self.reference = reference
         self.amount = amount
         self.rawLine = rawLine
+        self.payment = payment
     }
 
     /// The keys this line can be matched by, most specific first: (`matched_by` name, value).

@@ -9,7 +9,7 @@ import PaylogStore
 /// {"kind":"request","payment":ID,"at":RFC3339,"url":LAUNCH_URL,"app_version":"1.53.2"?}
 /// {"kind":"app_switch","payment":ID,"at":…,"note":…?}
 /// {"kind":"callback","payment":ID?,"at":…,"url":CALLBACK_URL,"provider":…?}
-/// {"kind":"reconcile","at":…,"provider":…,"transaction_id":…,"client_transaction_id"|"foreign_tx_id"|"transaction_code"|"reference":…,"amount_minor":…?,"currency":…?}
+/// {"kind":"reconcile","at":…,"provider":…,"transaction_id":…,"client_transaction_id"|"foreign_tx_id"|"transaction_code"|"reference":…,"amount_minor":…?,"currency":…?,"payment":ID?}
 /// {"kind":"fail","payment":ID,"at":…,"reason":…}
 /// ```
 ///
@@ -23,7 +23,7 @@ public enum Observation: Sendable, Hashable {
         "callback": ["kind", "payment", "at", "url", "provider"],
         "reconcile": [
             "kind", "at", "provider", "transaction_id", "client_transaction_id", "foreign_tx_id", "transaction_code",
-            "reference", "amount_minor", "currency",
+            "reference", "amount_minor", "currency", "payment",
         ],
         "fail": ["kind", "payment", "at", "reason"],
     ]
@@ -85,7 +85,8 @@ public enum Observation: Sendable, Hashable {
                 clientTransactionID: try fields.string("client_transaction_id"),
                 foreignTransactionID: try fields.string("foreign_tx_id"),
                 transactionCode: try fields.string("transaction_code"), reference: try fields.string("reference"),
-                amount: amount, rawLine: line)
+                amount: amount, rawLine: line, payment: try fields.string("payment"))
+            if let payment = line.payment { try fields.checkPaymentID(payment) }
             guard !line.matchKeys.isEmpty else {
                 let key = switch provider {
                 case .square: "client_transaction_id"

@@ -64,7 +64,9 @@ public enum PaymentAudit {
                 }
             case .reconciled(let e):
                 evidence = e.reportLine
-                notes.append("matched by \(e.matchedBy)")
+                notes.append(e.matchedBy == "payment"
+                    ? "matched by payment: the line names it (matched by hand: its keys named no recorded payment)"
+                    : "matched by \(e.matchedBy)")
                 if e.amountMismatch { notes.append("AMOUNT MISMATCH with the request") }
                 if !earlierLines.isEmpty { notes.append(PaymentAudit.furtherLineNote(e, earlier: earlierLines)) }
                 if !reportedByCallbacks.isEmpty, !reportedByCallbacks.contains(e.transactionID),

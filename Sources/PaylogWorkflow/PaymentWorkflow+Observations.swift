@@ -234,6 +234,29 @@ extension PaymentWorkflow {
     /// `transaction_id`: the provider's id names the charge itself, while a reference may since have been reused by
     /// another payment (the same report run again would otherwise reconcile that one too).
     func routeReport(_ line: ReconciliationLine, reading: some PaymentReading) throws(WorkflowError) -> (String, String) {
+        guard let named = line.payment else { return try routeReportByIDs(line, reading: reading) }
+        // A payment named on the line: its keys must not name another (the name would hide a mismatch); when they
+        // name none, the named payment takes it, `matched_by` "payment" saying that a person matched it.
+        let found: (String, String)?
+        do { found = try routeReportByIDs(line, reading: reading) } catch { found = nil }
+        if let found {
+            guard found.0 == named else {
+                throw .unreadable("The report line names payment \(named), but its \(found.1) matches payment "
+                    + "\(found.0). Nothing was recorded; check the line, or remove \"payment\" to let its keys decide.")
+            }
+            return found
+        }
+        guard let payment = (try? reading.payment(named)) ?? nil else { throw .rejected(.unknownPayment(named)) }
+        guard payment.wasRequested(with: line.provider) else {
+            throw .unreadable("The \(line.provider.rawValue) report line names payment \(named), which was never requested "
+                + "from \(line.provider.rawValue) (\(payment.provider.rawValue)). Nothing was recorded; check the payment id.")
+        }
+        return (named, "payment")
+    }
+
+    /// ``routeReport(_:reading:)`` by the line's ids: its transaction id when a callback or an earlier line made it
+    /// known, else its keys.
+    private func routeReportByIDs(_ line: ReconciliationLine, reading: some PaymentReading) throws(WorkflowError) -> (String, String) {
         var charged: String?
         if let known = try? reading.route("tx:" + line.transactionID),
             let payment = (try? reading.payment(known)) ?? nil, payment.wasRequested(with: line.provider)

@@ -135,4 +135,43 @@ struct AttemptIngestTests {
             #expect(replay.first { $0.payment == "p2" }?.message.contains("payment p1's request") == true, "\(replay)")
         }
     }
+
+    @Test("a Square report line for a payment whose callback was lost is matched by the payment it names, and only then")
+    func reportLineNamingItsPayment() async throws {
+        func encoded(_ json: String) -> String { json.addingPercentEncoding(withAllowedCharacters: .alphanumerics)! }
+        func square(_ payment: String, state: String) -> String {
+            let data = encoded(#"{"version":"1.3","client_id":"c","amount_money":{"amount":2000,"currency_code":"USD"},"callback_url":"myshop://cb","options":{"supported_tender_types":["CREDIT_CARD"]},"state":"\#(state)"}"#)
+            return #"{"kind":"request","payment":"\#(payment)","at":"2026-11-21T10:00:00Z","url":"square-commerce-v1://payment/create?data=\#(data)"}"#
+        }
+        func line(_ tx: String, _ ctx: String, payment: String? = nil) -> String {
+            let named = payment.map { #","payment":"\#($0)""# } ?? ""
+            return #"{"kind":"reconcile","at":"2026-11-22T08:00:00Z","provider":"square","transaction_id":"\#(tx)","client_transaction_id":"\#(ctx)","amount_minor":2000,"currency":"USD"\#(named)}"#
+        }
+        let okCallback = encoded(#"{"status":"ok","client_transaction_id":"CTX-K","transaction_id":"TK","state":"sK"}"#)
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        let workflow = PaymentWorkflow(store: try PaymentWorkflow.openStore(at: dir.path), actor: "t")
+        defer { workflow.store.close() }
+        let day = [
+            square("lost1", state: "sL"), Self.fail("lost1", at: "2026-11-21T10:02:00Z"),
+            square("known1", state: "sK"),
+            #"{"kind":"callback","at":"2026-11-21T10:01:00Z","url":"myshop://cb?data=\#(okCallback)"}"#,
+        ]
+        #expect(await workflow.ingest(lines: day).rejected == 0)
+        // The lost callback's ids were never learned: by its keys alone the line matches nothing.
+        let unnamed = await workflow.ingest(lines: [line("TL1", "CL1")])
+        #expect(unnamed.rejected == 1 && unnamed.errors.first?.message.contains("No recorded payment matches") == true)
+        // Naming a payment its keys contradict is refused.
+        let contradicted = await workflow.ingest(lines: [line("TK", "CTX-K", payment: "lost1")])
+        #expect(contradicted.rejected == 1, "\(contradicted.errors)")
+        #expect(contradicted.errors.first?.message.contains("matches payment known1") == true, "\(contradicted.errors)")
+        let named = await workflow.ingest(lines: [line("TL1", "CL1", payment: "lost1")])
+        #expect(named.rejected == 0 && named.eventsAppended == 1, "\(named.errors)")
+        let lost = try #require(try PaymentsProjection.payment("lost1", in: workflow.store))
+        #expect(lost.status == .reconciled && lost.transactionID == "TL1")
+        let notes = try PaymentAudit.entries(of: "lost1", in: workflow.store).flatMap(\.notes)
+        #expect(notes.contains { $0.hasPrefix("matched by payment: the line names it") }, "\(notes)")
+        // The same line again appends nothing; the log keeps it byte for byte.
+        #expect(await workflow.ingest(lines: [line("TL1", "CL1", payment: "lost1")]).eventsAppended == 0)
+    }
 }
