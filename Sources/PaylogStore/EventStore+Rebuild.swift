@@ -1,6 +1,16 @@
 import LMDBKit
 
 extension EventStore {
+    /// Takes the store to this process alone until ``close()``: the ``ViewsLock`` exclusive, so that no other process
+    /// has the store open meanwhile (their opens wait, then fail with ``EventStoreError/viewsBusy(path:)``). For work
+    /// that must not interleave with another process's appends, such as restoring an export into an empty store.
+    /// - Throws: ``EventStoreError/viewsInUse(operation:)`` (with `operation`) when another process has the store
+    ///   open; nothing is changed.
+    public func takeSoleUse(for operation: String) throws(EventStoreError) {
+        guard let viewsLock else { throw .readOnlyStore(reason: "a store opened read-only cannot \(operation)") }
+        guard try viewsLock.tryLock(.exclusive) else { throw .viewsInUse(operation: operation) }
+    }
+
     /// Rebuilds every inline projection blue/green while this process goes on using the store: a new generation of
     /// each view is built from the log beside the live one, in chunks that take turns with appends on the writer
     /// thread; the live view keeps serving readers and keeps being updated; once the new view has caught up with the
@@ -25,16 +35,6 @@ extension EventStore {
     ///     front to back, so released pages are rarely needed again (see Docs/performance.md).
     ///   - progress: called after each turn with (events read so far by the fold, or the catch-up's position; the head).
     /// - Returns: how long each phase took.
-    /// Takes the store to this process alone until ``close()``: the ``ViewsLock`` exclusive, so that no other process
-    /// has the store open meanwhile (their opens wait, then fail with ``EventStoreError/viewsBusy(path:)``). For work
-    /// that must not interleave with another process's appends, such as restoring an export into an empty store.
-    /// - Throws: ``EventStoreError/viewsInUse(operation:)`` (with `operation`) when another process has the store
-    ///   open; nothing is changed.
-    public func takeSoleUse(for operation: String) throws(EventStoreError) {
-        guard let viewsLock else { throw .readOnlyStore(reason: "a store opened read-only cannot \(operation)") }
-        guard try viewsLock.tryLock(.exclusive) else { throw .viewsInUse(operation: operation) }
-    }
-
     @discardableResult
     public func rebuildProjections(
         chunk: Int = 20_000, rowsPerTransaction: Int = EventStore.defaultRebuildRowsPerTransaction, sortMemory: Int = 48 << 20,
