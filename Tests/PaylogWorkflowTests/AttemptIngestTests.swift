@@ -4,7 +4,6 @@ import PaylogDomain
 import PaylogStore
 import PaylogWorkflow
 import Testing
-import TestSupport
 
 /// The attempt rules through ingest into a real store: what the status view holds, that the log's rebuild folds the
 /// same, and what the audit says.
@@ -99,20 +98,16 @@ struct AttemptIngestTests {
             Self.sumupRequest("x1", "suref1", at: "2026-11-21T10:03:00Z"),
             #"{"kind":"callback","at":"2026-11-21T10:04:00Z","url":"myshop://cb?data=\#(callback)"}"#,
         ]
-        let dir = TemporaryDirectory()
-        defer { dir.remove() }
-        let workflow = PaymentWorkflow(store: try PaymentWorkflow.openStore(at: dir.path), actor: "t")
-        defer { workflow.store.close() }
-        let report = await workflow.ingest(lines: lines)
-        #expect(report.rejected == 0, "\(report.errors)")
-        let offline = try #require(try PaymentsProjection.payment("x1", in: workflow.store))
-        #expect(offline.status == .offline)
-        // Square's 24 hours from the callback, although the payment's latest request is SumUp's (which has none).
-        let window = try #require(Payment.offlineWindowMicroseconds(.square))
-        let observed = try #require(Timestamp(rfc3339: "2026-11-21T10:04:00Z"))
-        #expect(offline.offlineExpiresAtMicroseconds == observed.microseconds + window)
-        #expect(try await workflow.expireOffline(now: try #require(Timestamp(rfc3339: "2026-11-22T10:03:59Z"))).isEmpty)
-        #expect(try await workflow.expireOffline(now: try #require(Timestamp(rfc3339: "2026-11-22T10:04:00Z"))) == ["x1"])
+        try await RecordedDay.with(lines) { workflow in
+            let offline = try #require(try PaymentsProjection.payment("x1", in: workflow.store))
+            #expect(offline.status == .offline)
+            // Square's 24 hours from the callback, although the payment's latest request is SumUp's (which has none).
+            let window = try #require(Payment.offlineWindowMicroseconds(.square))
+            let observed = try #require(Timestamp(rfc3339: "2026-11-21T10:04:00Z"))
+            #expect(offline.offlineExpiresAtMicroseconds == observed.microseconds + window)
+            #expect(try await workflow.expireOffline(now: try #require(Timestamp(rfc3339: "2026-11-22T10:03:59Z"))).isEmpty)
+            #expect(try await workflow.expireOffline(now: try #require(Timestamp(rfc3339: "2026-11-22T10:04:00Z"))) == ["x1"])
+        }
     }
 
     @Test("a reused reference is noted: in the audit against the payment's earlier attempt, in the replay across payments")
@@ -148,30 +143,27 @@ struct AttemptIngestTests {
             return #"{"kind":"reconcile","at":"2026-11-22T08:00:00Z","provider":"square","transaction_id":"\#(tx)","client_transaction_id":"\#(ctx)","amount_minor":2000,"currency":"USD"\#(named)}"#
         }
         let okCallback = encoded(#"{"status":"ok","client_transaction_id":"CTX-K","transaction_id":"TK","state":"sK"}"#)
-        let dir = TemporaryDirectory()
-        defer { dir.remove() }
-        let workflow = PaymentWorkflow(store: try PaymentWorkflow.openStore(at: dir.path), actor: "t")
-        defer { workflow.store.close() }
         let day = [
             square("lost1", state: "sL"), Self.fail("lost1", at: "2026-11-21T10:02:00Z"),
             square("known1", state: "sK"),
             #"{"kind":"callback","at":"2026-11-21T10:01:00Z","url":"myshop://cb?data=\#(okCallback)"}"#,
         ]
-        #expect(await workflow.ingest(lines: day).rejected == 0)
-        // The lost callback's ids were never learned: by its keys alone the line matches nothing.
-        let unnamed = await workflow.ingest(lines: [line("TL1", "CL1")])
-        #expect(unnamed.rejected == 1 && unnamed.errors.first?.message.contains("No recorded payment matches") == true)
-        // Naming a payment its keys contradict is refused.
-        let contradicted = await workflow.ingest(lines: [line("TK", "CTX-K", payment: "lost1")])
-        #expect(contradicted.rejected == 1, "\(contradicted.errors)")
-        #expect(contradicted.errors.first?.message.contains("matches payment known1") == true, "\(contradicted.errors)")
-        let named = await workflow.ingest(lines: [line("TL1", "CL1", payment: "lost1")])
-        #expect(named.rejected == 0 && named.eventsAppended == 1, "\(named.errors)")
-        let lost = try #require(try PaymentsProjection.payment("lost1", in: workflow.store))
-        #expect(lost.status == .reconciled && lost.transactionID == "TL1")
-        let notes = try PaymentAudit.entries(of: "lost1", in: workflow.store).flatMap(\.notes)
-        #expect(notes.contains { $0.hasPrefix("matched by payment: the line names it") }, "\(notes)")
-        // The same line again appends nothing; the log keeps it byte for byte.
-        #expect(await workflow.ingest(lines: [line("TL1", "CL1", payment: "lost1")]).eventsAppended == 0)
+        try await RecordedDay.with(day) { workflow in
+            // The lost callback's ids were never learned: by its keys alone the line matches nothing.
+            let unnamed = await workflow.ingest(lines: [line("TL1", "CL1")])
+            #expect(unnamed.rejected == 1 && unnamed.errors.first?.message.contains("No recorded payment matches") == true)
+            // Naming a payment its keys contradict is refused.
+            let contradicted = await workflow.ingest(lines: [line("TK", "CTX-K", payment: "lost1")])
+            #expect(contradicted.rejected == 1, "\(contradicted.errors)")
+            #expect(contradicted.errors.first?.message.contains("matches payment known1") == true, "\(contradicted.errors)")
+            let named = await workflow.ingest(lines: [line("TL1", "CL1", payment: "lost1")])
+            #expect(named.rejected == 0 && named.eventsAppended == 1, "\(named.errors)")
+            let lost = try #require(try PaymentsProjection.payment("lost1", in: workflow.store))
+            #expect(lost.status == .reconciled && lost.transactionID == "TL1")
+            let notes = try PaymentAudit.entries(of: "lost1", in: workflow.store).flatMap(\.notes)
+            #expect(notes.contains { $0.hasPrefix("matched by payment: the line names it") }, "\(notes)")
+            // The same line again appends nothing; the log keeps it byte for byte.
+            #expect(await workflow.ingest(lines: [line("TL1", "CL1", payment: "lost1")]).eventsAppended == 0)
+        }
     }
 }

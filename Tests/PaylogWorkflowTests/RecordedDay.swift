@@ -8,13 +8,13 @@ import TestSupport
 enum RecordedDay {
     /// Records `lines` into a new store in a temporary directory (every line must be accepted), hands `body` the
     /// workflow, and removes the store after.
-    static func with<T>(_ lines: [String], _ body: (PaymentWorkflow) throws -> T) async throws -> T {
+    static func with<T>(_ lines: [String], _ body: (PaymentWorkflow) async throws -> T) async throws -> T {
         let dir = TemporaryDirectory()
         defer { dir.remove() }
         let workflow = PaymentWorkflow(store: try PaymentWorkflow.openStore(at: dir.path), actor: "t")
         defer { workflow.store.close() }
         let report = await workflow.ingest(lines: lines)
         #expect(report.rejected == 0, "\(report.errors)")
-        return try body(workflow)
+        return try await body(workflow)
     }
 }
