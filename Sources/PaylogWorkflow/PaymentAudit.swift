@@ -156,7 +156,7 @@ public enum PaymentAudit {
     }
 
     /// The note on a request recorded after the payment had succeeded (`request_after_success`).
-    public static let requestAfterSuccessNote = "REQUEST AFTER SUCCESS: the payment had already succeeded; this request "
+    static let requestAfterSuccessNote = "REQUEST AFTER SUCCESS: the payment had already succeeded; this request "
         + "changes no status, and its callbacks answer it, not the attempt that succeeded (flag request_after_success)"
 
     /// The note on a failure recorded after the payment had succeeded but observed before the success
@@ -196,7 +196,7 @@ public enum PaymentAudit {
     ///
     /// With `ofFailedAttempt`, the callback answers an attempt a retry replaced, and is late because that attempt had
     /// failed (`failureObservedAt` is that attempt's failure), whatever attempt was in progress.
-    public static func lateNote(observedAt: Timestamp?, failureObservedAt: Timestamp?, ofFailedAttempt: Bool = false) -> String {
+    static func lateNote(observedAt: Timestamp?, failureObservedAt: Timestamp?, ofFailedAttempt: Bool = false) -> String {
         let failed = ofFailedAttempt ? "the attempt it answers had failed" : "the payment had failed"
         guard let observedAt, let failureObservedAt, observedAt < failureObservedAt else {
             return "LATE: arrived after \(failed)"
@@ -211,7 +211,7 @@ public enum PaymentAudit {
 
     /// The note on a callback that answers an attempt a retry replaced (``CallbackReceived/answersEarlierAttempt``):
     /// it neither failed nor contradicted the attempt in progress, but a success of it is a charge all the same.
-    public static func earlierAttemptNote(_ outcome: CallbackOutcome) -> String {
+    static func earlierAttemptNote(_ outcome: CallbackOutcome) -> String {
         let reference = outcome.reference.map { " (reference \($0))" } ?? ""
         return "answers an earlier attempt\(reference) that a retry replaced, not the attempt in progress"
     }

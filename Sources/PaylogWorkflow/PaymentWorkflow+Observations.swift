@@ -238,7 +238,10 @@ extension PaymentWorkflow {
         // A payment named on the line: its keys must not name another (the name would hide a mismatch); when they
         // name none, the named payment takes it, `matched_by` "payment" saying that a person matched it.
         let found: (String, String)?
-        do { found = try routeReportByIDs(line, reading: reading) } catch { found = nil }
+        do { found = try routeReportByIDs(line, reading: reading) } catch {
+            guard case .unroutable = error else { throw error }
+            found = nil
+        }
         if let found {
             guard found.0 == named else {
                 throw .unreadable("The report line names payment \(named), but its \(found.1) matches payment "
