@@ -28,11 +28,21 @@ public struct PaylogService: Sendable {
 
     /// A service over an open store and service database.
     public init(configuration: ServiceConfiguration, store: EventStore, database: ServiceDatabase, logger: Logger) {
+        self.init(configuration: configuration, store: store, database: database, logger: logger, contentionAttempts: 20)
+    }
+
+    /// A service whose workflow decides an observation again at most `contentionAttempts` times when concurrent
+    /// writers move its payment on (``PaylogWorkflow/PaymentWorkflow/contentionAttempts``): tests set 1 to meet
+    /// `409 contention` without depending on the machine's timing.
+    init(
+        configuration: ServiceConfiguration, store: EventStore, database: ServiceDatabase, logger: Logger,
+        contentionAttempts: Int
+    ) {
         self.configuration = configuration
         self.store = store
         self.database = database
         self.metrics = ServiceMetrics()
-        self.workflow = PaymentWorkflow(store: store, actor: "http")
+        self.workflow = PaymentWorkflow(store: store, actor: "http", contentionAttempts: contentionAttempts)
         self.keys = APIKeyStore(database: database)
         self.idempotency = IdempotencyStore(database: database)
         self.logger = logger

@@ -15,11 +15,16 @@ public struct PaymentWorkflow: Sendable {
     public let store: EventStore
     /// Written into every event's `actor`.
     public let actor: String
+    /// How many times an observation is decided again when other writers moved its payment on first, before it
+    /// fails with ``WorkflowError/tooMuchContention(payment:)``.
+    public let contentionAttempts: Int
 
-    /// A workflow over `store`, which must have been opened with a ``PaymentsProjection``.
-    public init(store: EventStore, actor: String) {
+    /// A workflow over `store`, which must have been opened with a ``PaymentsProjection``. `contentionAttempts`: see
+    /// ``contentionAttempts`` (at least 1; 20 by default).
+    public init(store: EventStore, actor: String, contentionAttempts: Int = 20) {
         self.store = store
         self.actor = actor
+        self.contentionAttempts = max(contentionAttempts, 1)
     }
 
     /// Opens the store at `path` with the views this workflow needs, compressing payloads with
@@ -61,7 +66,7 @@ public struct PaymentWorkflow: Sendable {
         _ observation: (Payment?) throws(WorkflowError) -> (command: PaymentCommand, evidence: String)
     ) async throws(WorkflowError) -> RecordOutcome {
         let reading = StoreReading(store: store)
-        for _ in 0..<20 {
+        for _ in 0..<contentionAttempts {
             let plan = try self.plan(
                 payment: paymentID, observedAt: observedAt, correlationID: correlationID, reading: reading,
                 retryKey: retryKey, observation)

@@ -3,7 +3,7 @@ import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import Logging
-import PaylogService
+@testable import PaylogService
 import PaylogStore
 import PaylogWorkflow
 import Testing
@@ -18,13 +18,15 @@ struct ServiceHarness: Sendable {
     /// Keys by role: `ingest`, `read`, `audit` (read+audit), `admin`.
     let keys: [String: String]
 
+    /// `contentionAttempts`: how often the service decides an observation again under concurrent writers
+    /// (``PaylogWorkflow/PaymentWorkflow/contentionAttempts``; 1 meets `409 contention` whatever the machine's timing).
     init(
-        mappedMemoryBudget: Int? = EventStore.defaultMappedMemoryBudget,
+        mappedMemoryBudget: Int? = EventStore.defaultMappedMemoryBudget, contentionAttempts: Int = 20,
         configure: (inout ServiceConfiguration) -> Void = { _ in }
     ) throws {
         try self.init(
             directory: TemporaryDirectory("paylog-service"), keys: nil, mappedMemoryBudget: mappedMemoryBudget,
-            configure: configure)
+            contentionAttempts: contentionAttempts, configure: configure)
     }
 
     /// A harness over the store a previous harness left at `storePath`, with its keys.
@@ -32,12 +34,12 @@ struct ServiceHarness: Sendable {
         let parent = (storePath as NSString).deletingLastPathComponent
         try self.init(
             directory: TemporaryDirectory(existing: parent), keys: keys,
-            mappedMemoryBudget: EventStore.defaultMappedMemoryBudget, configure: { _ in })
+            mappedMemoryBudget: EventStore.defaultMappedMemoryBudget, contentionAttempts: 20, configure: { _ in })
     }
 
     private init(
         directory: TemporaryDirectory, keys existing: [String: String]?, mappedMemoryBudget: Int?,
-        configure: (inout ServiceConfiguration) -> Void
+        contentionAttempts: Int, configure: (inout ServiceConfiguration) -> Void
     ) throws {
         self.directory = directory
         store = try PaymentWorkflow.openStore(at: directory.path + "/store", mappedMemoryBudget: mappedMemoryBudget)
@@ -56,7 +58,9 @@ struct ServiceHarness: Sendable {
         configure(&configuration)
         var logger = Logger(label: "paylog.test")
         logger.logLevel = .critical
-        service = PaylogService(configuration: configuration, store: store, database: database, logger: logger)
+        service = PaylogService(
+            configuration: configuration, store: store, database: database, logger: logger,
+            contentionAttempts: contentionAttempts)
     }
 
     /// Runs `body` against the live server, then removes the store (the server closes it on shutdown).
