@@ -66,10 +66,10 @@ extension IngestReport {
     }
 
     /// Counts each line's outcome.
-    mutating func count(_ outcomes: [(number: Int, result: Result<Int, WorkflowError>)]) {
+    mutating func count(_ outcomes: [(number: Int, result: Result<AppendedEvents?, WorkflowError>)]) {
         for (number, result) in outcomes {
             switch result {
-            case .success(let events): accept(eventsAppended: events)
+            case .success(let events): accept(eventsAppended: events?.versions.count ?? 0)
             case .failure(let error): reject(line: number, error.description)
             }
         }

@@ -8,7 +8,7 @@ import Foundation
 /// ``problemWithLastLine`` saying where it is bad: the caller must reject it, since recording the repaired text
 /// would alter the evidence (and make two different lines look alike). A read error ends the lines, and
 /// ``readError`` says what it was.
-public struct LineReader: Sequence, IteratorProtocol {
+public struct LineReader: Sequence, IteratorProtocol, LineProblemReporting {
     /// The open file and `getline`'s buffer, reused from line to line and freed with the reader.
     private final class Handle {
         let file: UnsafeMutablePointer<FILE>

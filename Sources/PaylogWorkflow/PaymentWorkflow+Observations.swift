@@ -19,7 +19,7 @@ extension PaymentWorkflow {
     }
 
     /// Records a line prepared before the session (its launch URL already parsed) like ``record(_:in:)``, and
-    /// returns only how many events it appended: a batch ingest reports counts, so the payment is not read back
+    /// returns only what it appended (nil: nothing): a batch ingest reports counts, so the payment is not read back
     /// from the view (that read decoded the payment a third time per line, after the decision and the view's
     /// own update).
     ///
@@ -27,7 +27,7 @@ extension PaymentWorkflow {
     /// leaves its payment there as the view now holds it (or forgets it, when the view evolved it itself).
     func recordCounting(
         _ prepared: PreparedObservation, in session: WriteSession, payments: SessionPayments = SessionPayments()
-    ) throws(WorkflowError) -> Int {
+    ) throws(WorkflowError) -> AppendedEvents? {
         let reading = SessionReading(session: session, payments: payments)
         let (command, payment, at, evidence) = try resolve(
             prepared.observation, reading: reading, launch: prepared.launch, callbackAhead: prepared.callbackAhead)
@@ -37,7 +37,9 @@ extension PaymentWorkflow {
             command, payment: payment, observedAt: at, evidence: evidence, correlationID: "", reading: reading, known: known)
         switch plan {
         case .done(let outcome):
-            return outcome.eventsAppended
+            let count = UInt64(outcome.eventsAppended)
+            guard count > 0 else { return nil }
+            return AppendedEvents(paymentID: payment, versions: outcome.payment.version - count + 1...outcome.payment.version)
         case .append(let newEvents, let expected, let events, let current):
             let result: AppendResult
             let decided: DecidedAppend
@@ -53,7 +55,7 @@ extension PaymentWorkflow {
             } else {
                 payments.forget(payment)
             }
-            return result.wasAlreadyRecorded ? 0 : events.count
+            return result.wasAlreadyRecorded ? nil : AppendedEvents(paymentID: payment, versions: result.versions)
         }
     }
 
@@ -359,8 +361,14 @@ extension PaymentWorkflow {
     /// doubled from 512 lines, and the writer waited for each to fill: reading the next, twice as large, took the
     /// parsing side longer than recording the last took the writer.
     /// A batch holds the writer for its whole session (about 100 ms for 8,192 lines): other appends wait that long.
-    public func ingest(lines: some Sequence<String>, defaultKind: String? = nil, batchSize: Int = 8_192) async -> IngestReport {
-        await ingest(lines: lines, defaultKind: defaultKind, batchSize: batchSize, observingBatches: nil)
+    ///
+    /// `appended`, when given, is told what each recorded line appended (lines that appended nothing are not told),
+    /// in line order, once the line's batch is durable.
+    public func ingest(
+        lines: some Sequence<String>, defaultKind: String? = nil, batchSize: Int = 8_192,
+        appended: ((AppendedEvents) -> Void)? = nil
+    ) async -> IngestReport {
+        await ingest(lines: lines, defaultKind: defaultKind, batchSize: batchSize, observingBatches: nil, recorder: nil, appended: appended)
     }
 
     /// How a batch is recorded: the batch, and what to call on the writer thread once every line is recorded.
@@ -371,7 +379,7 @@ extension PaymentWorkflow {
     /// fails where they choose).
     func ingest(
         lines: some Sequence<String>, defaultKind: String?, batchSize: Int, observingBatches: (@Sendable (Int) -> Void)?,
-        recorder: BatchRecorder? = nil
+        recorder: BatchRecorder? = nil, appended: ((AppendedEvents) -> Void)? = nil
     ) async -> IngestReport {
         let recordBatch: BatchRecorder = recorder ?? { batch, whenRecorded in await self.record(batch, whenRecorded: whenRecorded) }
         // Two batches handed on at most: one recording, one waiting, so the side that is ahead (parsing or
@@ -383,14 +391,21 @@ extension PaymentWorkflow {
         var handedOn = 0
         let recorded = RecordedBatches()
         var report = IngestReport()
+        // Counts a recorded batch, and tells `appended` what its lines appended.
+        func take(_ recordedBatch: RecordedBatch) {
+            report.count(recordedBatch)
+            guard let appended else { return }
+            for case (_, .success(let events?)) in recordedBatch.results { appended(events) }
+        }
         var batch: [PreparedObservation] = []
         batch.reserveCapacity(largest)
         // Batches handed on but not yet counted, oldest first: the writer records one while the next waits for it
         // and the one after is parsed and prepared here, on the other core. Each is recorded only once the one
         // before it is durable (its task awaits the previous one), so lines are still recorded in order.
         var inFlight: [Task<RecordedBatch, Never>] = []
-        // A file's reader says which lines are not valid UTF-8: those are rejected, never recorded repaired.
-        let reader = lines as? LineReader
+        // A file's or a body's reader says which lines are not valid UTF-8: those are rejected, never recorded
+        // repaired.
+        let reader = lines as? any LineProblemReporting
         for (index, raw) in lines.enumerated() {
             // `recorded.isHalted` once a batch's commit failed: no later batch is recorded, and no more lines are
             // read. Going on would record later lines without the failed ones (a smaller batch may fit where a larger
@@ -402,7 +417,7 @@ extension PaymentWorkflow {
                 batch.append(PreparedObservation(number: index + 1, observation: observation))
             }
             guard batch.count >= largest || (batch.count >= minimumBatch && recorded.lastRecorded == handedOn) else { continue }
-            if inFlight.count >= batchesAhead { report.count(await inFlight.removeFirst().value) }
+            if inFlight.count >= batchesAhead { take(await inFlight.removeFirst().value) }
             let ready = batch
             let previous = inFlight.last
             observingBatches?(ready.count)
@@ -420,10 +435,10 @@ extension PaymentWorkflow {
             })
             batch.removeAll(keepingCapacity: true)
         }
-        for task in inFlight { report.count(await task.value) }
+        for task in inFlight { take(await task.value) }
         if !batch.isEmpty && !recorded.isHalted {
             observingBatches?(batch.count)
-            report.count(await recordBatch(batch) {})
+            take(await recordBatch(batch) {})
         }
         // Parse errors are reported as lines are read, record errors per batch: restore line order.
         report.errors.sort { $0.line < $1.line }
@@ -439,7 +454,7 @@ extension PaymentWorkflow {
         _ batch: [PreparedObservation], whenRecorded: @escaping @Sendable () -> Void = {}
     ) async -> RecordedBatch {
         guard let first = batch.first else { return RecordedBatch(results: []) }
-        let results: [Result<Int, WorkflowError>]
+        let results: [Result<AppendedEvents?, WorkflowError>]
         do {
             results = try await store.withWriteSession { session in
                 // Made per run of the body: a session that runs again starts from the views as committed.

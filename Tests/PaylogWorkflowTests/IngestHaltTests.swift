@@ -27,7 +27,7 @@ struct IngestHaltTests {
             let call = calls.withLock { $0.append(numbers); return $0.count }
             whenRecorded()
             if call == 2 { return RecordedBatch(results: [], failure: (line: numbers[0], error: .closed)) }
-            return RecordedBatch(results: numbers.map { ($0, .success(1)) })
+            return RecordedBatch(results: numbers.map { ($0, .success(AppendedEvents(paymentID: "p\($0)", versions: 1...1))) })
         }
         let recorded = calls.withLock { $0 }
         #expect(recorded.count == 2, "batches after the failed one: \(recorded.count - 2)")
