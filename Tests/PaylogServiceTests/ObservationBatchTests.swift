@@ -1,0 +1,100 @@
+import Foundation
+import PaylogPresentation
+import PaylogStore
+import PaylogWorkflow
+import Testing
+import TestSupport
+
+/// `POST /v1/observations` records a body as `paylog ingest` records a file: in batches, one durable commit each,
+/// with the same report, and every finding on what it recorded counted in `/metrics`.
+@Suite("JSON Lines bodies recorded in batches")
+struct ObservationBatchTests {
+    /// `paylog_findings_total`'s counts by rule and severity in a `/metrics` text.
+    static func findingCounts(in metrics: String) -> [String: Int] {
+        var counts: [String: Int] = [:]
+        for line in metrics.split(separator: "\n") where line.hasPrefix("paylog_findings_total{") {
+            guard let space = line.lastIndex(of: " "), let value = Int(line[line.index(after: space)...]) else { continue }
+            counts[String(line[..<space]), default: 0] += value
+        }
+        return counts
+    }
+
+    @Test("a day's observations in one body: the report paylog ingest gives, a commit per batch, every finding counted")
+    func batched() async throws {
+        let lines = try DemoDay(payments: 300, seed: 41).plan().lines + [#"{"kind":"refund","payment":"nobody"}"#]
+        #expect(lines.count > 1_000)
+        let expectedReport = try await TemporaryDirectoryStore().ingestReport(lines)
+        let harness = try ServiceHarness()
+        try await harness.run { client in
+            let reply = try await client.send(.post, "/v1/observations", key: "ingest", body: lines.joined(separator: "\n") + "\n")
+            #expect(reply.status == 200, "\(reply.body)")
+            #expect(reply.body == expectedReport)
+            #expect(reply.json["rejected"] as? Int == 1)
+            let events = try harness.eventCount()
+            #expect(events > 1_000 && reply.json["events_appended"] as? Int == Int(events))
+
+            let metrics = try await client.send(.get, "/metrics").body
+            // Batches of at least 512 lines (the last may be smaller): one commit per line recorded them 100 times
+            // slower, at the disk's rate of durable commits.
+            let commits = metrics.split(separator: "\n").first { $0.hasPrefix("paylog_group_commit_size_count ") }
+                .flatMap { Int($0.split(separator: " ")[1]) }
+            let most = lines.count / 512 + 1
+            #expect(commits.map { $0 >= 1 && $0 <= most } == true, "commits: \(String(describing: commits)), at most \(most)")
+            #expect(metrics.contains(#"paylog_events_appended_total{endpoint="observations"} \#(events)"#), "\(metrics)")
+
+            // Every finding on the recorded evidence, once each: as the audit of each payment lists them.
+            var expected: [String: Int] = [:]
+            for payment in try PaymentsProjection.payments(in: harness.store) {
+                for entry in try PaymentAudit.entries(of: payment.id, in: harness.store) {
+                    for finding in entry.findings {
+                        expected[#"paylog_findings_total{rule="\#(finding.rule)",severity="\#(finding.severity.rawValue)"}"#, default: 0] += 1
+                    }
+                }
+            }
+            #expect(!expected.isEmpty)
+            #expect(Self.findingCounts(in: metrics) == expected)
+        }
+    }
+
+    @Test("a body whose batch cannot be committed is 503 naming the batch's first line, and says what to send again")
+    func storeFails() async throws {
+        let harness = try ServiceHarness()
+        try await harness.run { client in
+            let lines = try DemoDay(payments: 20, seed: 3).plan().lines
+            harness.store.close()
+            let reply = try await client.send(.post, "/v1/observations", key: "ingest", body: lines.joined(separator: "\n"))
+            #expect(reply.status == 503)
+            #expect(reply.errorCode == "storage_unavailable")
+            let message = (reply.json["error"] as? [String: Any])?["message"] as? String ?? ""
+            #expect(message.contains("could not be written at line 1;") && message.contains("Send the lines from 1 on again"), "\(message)")
+            #expect(!reply.body.contains(harness.directory.path))
+        }
+    }
+
+    @Test("a body of up to 16 lines is recorded line by line through group commit (shared with other requests); a longer one in one batch")
+    func shortBodiesShareGroupCommits() async throws {
+        let harness = try ServiceHarness()
+        try await harness.run { client in
+            let lines = try DemoDay(payments: 20, seed: 8).plan().lines
+            let statistics = harness.store.writerStatistics
+            func sessions() async throws -> Int {
+                let metrics = try await client.send(.get, "/metrics").body
+                return metrics.split(separator: "\n").first { $0.hasPrefix("paylog_group_commit_size_count ") }
+                    .flatMap { Int($0.split(separator: " ")[1]) } ?? 0
+            }
+            let short = Array(lines[0..<16])
+            var appendsBefore = statistics.appends
+            var reply = try await client.send(.post, "/v1/observations", key: "ingest", body: short.joined(separator: "\n") + "\n")
+            #expect(reply.json["lines"] as? Int == 16, "\(reply.body)")
+            #expect(statistics.appends - appendsBefore == 16, "each line an append of the group-commit writer")
+
+            let long = Array(lines[16..<33])
+            appendsBefore = statistics.appends
+            let committedBefore = try await sessions()
+            reply = try await client.send(.post, "/v1/observations", key: "ingest", body: long.joined(separator: "\n"))
+            #expect(reply.json["lines"] as? Int == 17 && reply.json["accepted"] as? Int == 17, "\(reply.body)")
+            #expect(statistics.appends == appendsBefore, "no line through the group-commit writer")
+            #expect(try await sessions() == committedBefore + 1, "one write session for the 17 lines")
+        }
+    }
+}

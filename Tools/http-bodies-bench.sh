@@ -1,0 +1,167 @@
+#!/usr/bin/env bash
+# How fast `paylog serve` records JSON Lines bodies (POST /v1/observations), on loopback, on fresh stores.
+#
+#   Tools/http-bodies-bench.sh                            # builds .build/release/paylog when missing
+#   PAYLOG_BIN=/path/to/paylog OTHER_BIN=/path/to/older/paylog Tools/http-bodies-bench.sh
+#
+# With OTHER_BIN, every figure is measured for both binaries, alternating, so that a change can be judged on the
+# same spell of the machine. Settings (environment): RUNS (default 3, for the single-client bodies), SECONDS_EACH
+# (wrk duration, default 10), STORES (the directory the stores are made in, default .build/http-bodies-bench:
+# on the repository's disk, since a tmpfs would make every fsync free). Needs wrk, curl and python3.
+#
+# Scenarios, each on a fresh store and a fresh `paylog serve --port 0`:
+#   body-6k      one client POSTs one body of 6,000 lines (2,000 SumUp payments: request, app switch, callback);
+#                every line must be accepted. Prints the seconds and the lines a second.
+#   body-60k     one client POSTs one body of 60,000 lines while another records a payment (POST /v1/payments)
+#                every 40 ms; prints the body's seconds and the other client's median and slowest answer.
+#   wrk-N-cC     wrk with C connections for SECONDS_EACH seconds, each request a body of N request lines for
+#                payments of their own; prints requests/s, lines/s and p99 latency.
+set -euo pipefail
+
+cd "$(dirname "$0")/.."
+ROOT=$(pwd)
+BIN=${PAYLOG_BIN:-.build/release/paylog}
+RUNS=${RUNS:-3}
+SECONDS_EACH=${SECONDS_EACH:-10}
+STORES=${STORES:-$ROOT/.build/http-bodies-bench}
+
+fail() { echo "http-bodies-bench: FAIL: $*" >&2; exit 1; }
+say() { echo "http-bodies-bench: $*" >&2; }
+
+for tool in wrk curl python3; do
+    command -v "$tool" >/dev/null 2>&1 || fail "$tool is not installed (Debian: apt-get install $tool)"
+done
+# shellcheck source=Tools/serve-lib.sh
+. "$ROOT/Tools/serve-lib.sh"
+ensure_binary
+BINARIES=("$BIN")
+if [ -n "${OTHER_BIN:-}" ]; then
+    [ -x "$OTHER_BIN" ] || fail "OTHER_BIN=$OTHER_BIN is not an executable"
+    BINARIES+=("$OTHER_BIN")
+fi
+
+mkdir -p "$STORES"
+WORK=$(mktemp -d "$STORES/run.XXXXXX")
+trap serve_cleanup EXIT
+trap 'exit 130' INT TERM
+
+# body FILE FIRST COUNT: COUNT SumUp payments from number FIRST on, three observations each.
+body() {
+    python3 - "$@" <<'PY'
+import json, sys
+path, first, count = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+with open(path, "w") as out:
+    for i in range(first, first + count):
+        payment, ref = f"bench-{i:07d}", f"ref-{i:07d}"
+        at = f"2026-11-22T{10 + (i // 3600) % 10:02d}:{(i // 60) % 60:02d}:{i % 60:02d}Z"
+        url = (f"sumupmerchant://pay/1.0?amount={i % 90 + 1}.50&currency=EUR&affiliate-key=bench-key&foreign-tx-id={ref}"
+               "&callbacksuccess=myshop%3A%2F%2Fok&callbackfail=myshop%3A%2F%2Ffail")
+        out.write(json.dumps({"kind": "request", "payment": payment, "at": at, "app_version": "1.88.0", "url": url}) + "\n")
+        out.write(json.dumps({"kind": "app_switch", "payment": payment, "at": at}) + "\n")
+        out.write(json.dumps({"kind": "callback", "at": at,
+                              "url": f"myshop://ok?smp-status=success&smp-tx-code=TX{i}&foreign-tx-id={ref}"}) + "\n")
+PY
+}
+body "$WORK/6k.jsonl" 0 2000
+body "$WORK/60k.jsonl" 0 20000
+
+cat >"$WORK/bodies.lua" <<'LUA'
+-- Each request a body of LINES request lines, each for a payment of its own.
+local threads = {}
+function setup(thread) table.insert(threads, thread); thread:set("thread_id", #threads) end
+function init(args)
+  sent = 0
+  headers = { ["Authorization"] = "Bearer " .. os.getenv("PAYLOG_KEY"), ["Content-Type"] = "application/x-ndjson" }
+  lines = tonumber(os.getenv("LINES"))
+end
+function request()
+  sent = sent + 1
+  local parts = {}
+  for i = 1, lines do
+    local payment = string.format("wrk-%d-%d-%d", thread_id, sent, i)
+    parts[i] = '{"kind":"request","payment":"' .. payment .. '","at":"2026-11-22T10:00:00Z","app_version":"1.88.0",'
+      .. '"url":"sumupmerchant://pay/1.0?amount=12.50&currency=EUR&affiliate-key=bench-key&foreign-tx-id=' .. payment
+      .. '&callbacksuccess=myshop%3A%2F%2Fok&callbackfail=myshop%3A%2F%2Ffail"}'
+  end
+  return wrk.format("POST", "/v1/observations", headers, table.concat(parts, "\n") .. "\n")
+end
+LUA
+
+# fresh BINARY: a new store with an ingest key, and `paylog serve` on it (sets SERVER_PID, BASE, PAYLOG_KEY).
+fresh() {
+    BIN=$1
+    rm -rf "$WORK/store" "$WORK/serve.log"
+    PAYLOG_KEY=$("$BIN" keys add --store "$WORK/store" --name bench --scopes ingest,read --json |
+        python3 -c 'import json, sys; print(json.load(sys.stdin)["key"])')
+    export PAYLOG_KEY
+    start_server "$WORK/store" "$WORK/serve.log"
+}
+
+# post FILE: POSTs FILE as one body; prints "seconds lines accepted", or "seconds error CODE" when the answer is
+# not a report (a body that outlasted the server's request timeout, say).
+post() {
+    curl -s -o "$WORK/reply.json" -w '%{time_total}' -X POST "$BASE/v1/observations" \
+        -H "Authorization: Bearer $PAYLOG_KEY" -H 'Content-Type: application/x-ndjson' --data-binary "@$1" >"$WORK/time"
+    python3 - "$WORK/reply.json" "$WORK/time" <<'PY'
+import json, sys
+seconds = open(sys.argv[2]).read().strip()
+try:
+    reply = json.load(open(sys.argv[1]))
+except ValueError:
+    reply = {}
+if "accepted" in reply:
+    print(seconds, reply["lines"], reply["accepted"])
+else:
+    print(seconds, "error", reply.get("error", {}).get("code", "no-json-answer"))
+PY
+}
+
+echo "| scenario | binary | run | figure |"
+echo "|---|---|---|---|"
+for run in $(seq 1 "$RUNS"); do
+    for binary in "${BINARIES[@]}"; do
+        fresh "$binary"
+        read -r seconds lines accepted <<<"$(post "$WORK/6k.jsonl")"
+        [ "$lines" != error ] && [ "$accepted" = 6000 ] || fail "$binary: body-6k accepted $accepted of $lines lines"
+        stop_server "$WORK/serve.log" >/dev/null
+        echo "| body-6k | \`$binary\` | $run | $seconds s, $(python3 -c "print(round(6000 / $seconds))") lines/s |"
+    done
+done
+
+for binary in "${BINARIES[@]}"; do
+    fresh "$binary"
+    post "$WORK/60k.jsonl" >"$WORK/60k.out" &
+    BODY=$!
+    : >"$WORK/live.txt"
+    for i in $(seq 1 40); do
+        sleep 0.04
+        curl -s -o /dev/null -w '%{time_total}\n' -X POST "$BASE/v1/payments" -H "Authorization: Bearer $PAYLOG_KEY" \
+            -d "{\"payment\":\"live-$i\",\"url\":\"sumupmerchant://pay/1.0?amount=1.00&currency=EUR&affiliate-key=k&foreign-tx-id=live-$i&callbacksuccess=myshop%3A%2F%2Fok&callbackfail=myshop%3A%2F%2Ffail\"}" \
+            >>"$WORK/live.txt"
+    done
+    wait "$BODY"
+    read -r seconds lines accepted <"$WORK/60k.out"
+    stop_server "$WORK/serve.log" >/dev/null
+    if [ "$lines" = error ]; then
+        echo "| body-60k | \`$binary\` | 1 | $seconds s, answered \`$accepted\` |"
+        continue
+    fi
+    [ "$accepted" = 60000 ] || fail "$binary: body-60k accepted $accepted of $lines lines"
+    live=$(python3 -c "l = sorted(float(x) for x in open('$WORK/live.txt')); print(f'{l[len(l) // 2] * 1000:.1f} ms median, {l[-1] * 1000:.1f} ms slowest')")
+    echo "| body-60k | \`$binary\` | 1 | $seconds s, $(python3 -c "print(round(60000 / $seconds))") lines/s; a payment recorded meanwhile every 40 ms: $live |"
+done
+
+for connections in 64 4; do
+    for lines in 1 16 17 64; do
+        for binary in "${BINARIES[@]}"; do
+            fresh "$binary"
+            LINES=$lines wrk -t2 -c"$connections" -d"${SECONDS_EACH}s" --timeout 10s --latency -s "$WORK/bodies.lua" \
+                "$BASE/v1/observations" >"$WORK/wrk.txt"
+            stop_server "$WORK/serve.log" >/dev/null
+            grep -q 'Non-2xx' "$WORK/wrk.txt" && fail "$binary: wrk-$lines-c$connections got answers other than 2xx"
+            requests=$(awk '/Requests\/sec/ {print $2}' "$WORK/wrk.txt")
+            p99=$(awk '$1 == "99%" {print $2}' "$WORK/wrk.txt")
+            echo "| wrk-$lines-c$connections | \`$binary\` | 1 | $requests requests/s, $(python3 -c "print(round($requests * $lines))") lines/s, p99 $p99 |"
+        done
+    done
+done
