@@ -8,7 +8,8 @@ import Darwin
 /// Counters the writer keeps about its group commits.
 public final class WriterStatistics: Sendable {
     private let state = Mutex<(commits: Int, appends: Int, largestGroup: Int, gatheringWaits: Int)>((0, 0, 0, 0))
-    private let observer = Mutex<(@Sendable (Int) -> Void)?>(nil)
+    /// Held in a class: see ``CommitObserver`` for what a bare closure in the `Mutex` did.
+    private let observer = Mutex<CommitObserver?>(nil)
     /// The writer thread's CPU-time clock while it runs; once it has stopped, the CPU time it had used.
     private let writerClock = Mutex<(clock: clockid_t?, finalNanoseconds: Int64)>((nil, 0))
 
@@ -26,7 +27,7 @@ public final class WriterStatistics: Sendable {
     /// any: a group commit, or a write session (``EventStore/withWriteSession(_:)``).
     func observe(eventsAppended: Int) {
         guard eventsAppended > 0 else { return }
-        observer.withLock { $0 }?(eventsAppended)
+        observer.withLock { $0 }?.body(eventsAppended)
     }
 
     /// Called by the writer thread when it starts: its CPU time is read from its own clock when asked for, instead
@@ -62,7 +63,8 @@ public final class WriterStatistics: Sendable {
     /// event is not reported, and neither is one whose commit failed. Keep it quick: the next group waits for it. A
     /// later call replaces the observer.
     public func observeGroupCommits(_ body: @escaping @Sendable (Int) -> Void) {
-        observer.withLock { $0 = body }
+        let observer = CommitObserver(body)
+        self.observer.withLock { $0 = observer }
     }
 
     /// Write transactions committed so far.
