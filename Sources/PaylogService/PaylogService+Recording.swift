@@ -109,6 +109,8 @@ extension PaylogService {
             } else {
                 report = await recordInBatches(lines, defaultKind: defaultKind)
             }
+            // Counted also when recording stopped part-way: the lines before the stop are durable.
+            metrics.append(endpoint: endpoint, nanoseconds: DispatchTime.now().uptimeNanoseconds - start, events: report.eventsAppended)
             if let stopped = report.stoppedAtLine {
                 logger.error("append failed", metadata: ["error": "\(report.storeError ?? "")"])
                 throw ServiceError(
@@ -117,7 +119,6 @@ extension PaylogService {
                         + "are recorded, nothing from line \(stopped) on is. Send the lines from \(stopped) on again later "
                         + "(lines already recorded append nothing); the operator can see the cause in the server log.")
             }
-            metrics.append(endpoint: endpoint, nanoseconds: DispatchTime.now().uptimeNanoseconds - start, events: report.eventsAppended)
             guard report.lines > 0 else {
                 throw ServiceError.invalidBody("The body holds no observations: send JSON Lines, one observation per line.")
             }
@@ -144,15 +145,14 @@ extension PaylogService {
     }
 
     /// Records a body as `paylog ingest` records a file, in batches of up to ``observationBatchLines`` lines, then
-    /// counts the findings on what it appended: one audit per payment, not per line.
+    /// counts the findings on what it appended: one audit per payment, not per line, and only on the versions this
+    /// body appended (another request may have appended to the same payment meanwhile, and counted its own).
     func recordInBatches(_ lines: BufferLines, defaultKind: String?) async -> IngestReport {
-        // The first version each payment got from this body.
-        var firstAppended: [String: UInt64] = [:]
+        var appendedVersions: [String: [ClosedRange<UInt64>]] = [:]
         let report = await workflow.ingest(lines: lines, defaultKind: defaultKind, batchSize: Self.observationBatchLines) { appended in
-            let first = appended.versions.lowerBound
-            firstAppended[appended.paymentID] = min(firstAppended[appended.paymentID] ?? first, first)
+            appendedVersions[appended.paymentID, default: []].append(appended.versions)
         }
-        for (paymentID, first) in firstAppended { countFindings(of: paymentID, from: first) }
+        for (paymentID, versions) in appendedVersions { countFindings(of: paymentID, in: versions) }
         return report
     }
 
@@ -176,13 +176,14 @@ extension PaylogService {
     /// Counts the compatibility findings on the events just appended (metrics only; the log is not changed).
     func countFindings(_ outcome: RecordOutcome) {
         guard outcome.eventsAppended > 0 else { return }
-        countFindings(of: outcome.paymentID, from: outcome.payment.version - UInt64(outcome.eventsAppended) + 1)
+        let last = outcome.payment.version
+        countFindings(of: outcome.paymentID, in: [last - UInt64(outcome.eventsAppended) + 1...last])
     }
 
-    /// Counts the compatibility findings on `paymentID`'s events from stream version `first` on.
-    func countFindings(of paymentID: String, from first: UInt64) {
+    /// Counts the compatibility findings on `paymentID`'s events at the stream versions in `versions`.
+    func countFindings(of paymentID: String, in versions: [ClosedRange<UInt64>]) {
         guard let entries = try? PaymentAudit.entries(of: paymentID, in: store) else { return }
-        for entry in entries where entry.event.version >= first {
+        for entry in entries where versions.contains(where: { $0.contains(entry.event.version) }) {
             for finding in entry.findings { metrics.finding(rule: finding.rule, severity: finding.severity.rawValue) }
         }
     }

@@ -479,7 +479,12 @@ public final class EventStore: Sendable {
     /// never read half-built, and the view read always agrees with the log read in the same transaction.
     public func readViews<R>(_ body: (borrowing Transaction, ProjectionDatabases) throws -> R) throws -> R {
         if let unreadableViews { throw EventStoreError.readOnlyStore(reason: unreadableViews) }
-        return try environment.read { txn in try body(txn, try databases.views.live(in: txn, meta: databases.meta)) }
+        do {
+            return try environment.read { txn in try body(txn, try databases.views.live(in: txn, meta: databases.meta)) }
+        } catch let error as LMDBError where error == .closed {
+            // A closed store, not a damaged view: callers tell the two apart (a view's damage says to rebuild it).
+            throw EventStoreError.closed
+        }
     }
 
     /// Opens every inline projection's views and brings them up to the head: the live view from its checkpoint

@@ -11,12 +11,25 @@ extension IngestReport {
     }
 
     /// Counts a rejected line and why; past ``IngestReport/maximumListedErrors`` the reason is only counted.
+    ///
+    /// A batch ingest rejects lines out of order (a line that cannot be parsed as it is read, one that cannot be
+    /// routed when its batch is recorded, later), so reasons are kept up to twice the limit and then cut back to the
+    /// lowest line numbers: the report lists the first ``IngestReport/maximumListedErrors`` rejected lines of the
+    /// input once ``finishErrors()`` has run, whatever order they were found in.
     mutating func reject(line: Int, _ message: String) {
         rejected += 1
-        if errors.count < IngestReport.maximumListedErrors {
-            errors.append(LineError(line: line, message: message))
-        } else {
-            errorsOmitted += 1
+        errors.append(LineError(line: line, message: message))
+        if errors.count >= 2 * IngestReport.maximumListedErrors { finishErrors() }
+    }
+
+    /// Puts the listed reasons in line order and keeps the first ``IngestReport/maximumListedErrors`` of them,
+    /// counting the others in ``IngestReport/errorsOmitted``.
+    mutating func finishErrors() {
+        errors.sort { $0.line < $1.line }
+        let limit = IngestReport.maximumListedErrors
+        if errors.count > limit {
+            errorsOmitted += errors.count - limit
+            errors.removeSubrange(limit...)
         }
     }
 

@@ -441,7 +441,7 @@ extension PaymentWorkflow {
             take(await recordBatch(batch) {})
         }
         // Parse errors are reported as lines are read, record errors per batch: restore line order.
-        report.errors.sort { $0.line < $1.line }
+        report.finishErrors()
         return report
     }
 
@@ -489,12 +489,13 @@ extension PaymentWorkflow {
             report.accept(outcome)
             return outcome
         } catch {
-            // The store failed to commit (LMDB's own error: a full disk, an I/O error): stop, as a batched ingest
-            // does, rather than record later lines without this one.
-            if case .store(.storage(let failure)) = error {
+            // The store failed to commit (LMDB's own error: a full disk, an I/O error) or is closed: stop, as a
+            // batched ingest does, rather than record later lines without this one.
+            switch error {
+            case .store(.storage), .store(.closed):
                 report.stoppedAtLine = number
-                report.storeError = EventStoreError.storage(failure).description
-            } else {
+                if case .store(let storeError) = error { report.storeError = storeError.description }
+            default:
                 report.reject(line: number, error.description)
             }
             return nil

@@ -1,5 +1,6 @@
 import Foundation
 import PaylogPresentation
+@testable import PaylogService
 import PaylogStore
 import PaylogWorkflow
 import Testing
@@ -56,14 +57,15 @@ struct ObservationBatchTests {
         }
     }
 
-    @Test("a body whose batch cannot be committed is 503 naming the batch's first line, and says what to send again")
-    func storeFails() async throws {
+    @Test("a body the store cannot record is 503 naming the first line not recorded, line by line or batched, and says what to send again",
+          arguments: [3, 40])
+    func storeFails(lineCount: Int) async throws {
         let harness = try ServiceHarness()
         try await harness.run { client in
-            let lines = try DemoDay(payments: 20, seed: 3).plan().lines
+            let lines = Array(try DemoDay(payments: 20, seed: 3).plan().lines.prefix(lineCount))
             harness.store.close()
             let reply = try await client.send(.post, "/v1/observations", key: "ingest", body: lines.joined(separator: "\n"))
-            #expect(reply.status == 503)
+            #expect(reply.status == 503, "\(reply.body)")
             #expect(reply.errorCode == "storage_unavailable")
             let message = (reply.json["error"] as? [String: Any])?["message"] as? String ?? ""
             #expect(message.contains("could not be written at line 1;") && message.contains("Send the lines from 1 on again"), "\(message)")
@@ -95,6 +97,54 @@ struct ObservationBatchTests {
             #expect(reply.json["lines"] as? Int == 17 && reply.json["accepted"] as? Int == 17, "\(reply.body)")
             #expect(statistics.appends == appendsBefore, "no line through the group-commit writer")
             #expect(try await sessions() == committedBefore + 1, "one write session for the 17 lines")
+        }
+    }
+
+    @Test("a batched body reads its lines as paylog ingest does: a byte order mark skipped, a line not UTF-8 rejected naming the byte, never recorded")
+    func batchedBodyText() async throws {
+        let harness = try ServiceHarness()
+        try await harness.run { client in
+            let lines = Array(try DemoDay(payments: 20, seed: 12).plan().lines.prefix(30))
+            var body: [UInt8] = [0xEF, 0xBB, 0xBF]
+            for (index, line) in lines.enumerated() {
+                body += Array(line.utf8)
+                // Line 11: a request of its own whose reason holds a byte that is not UTF-8.
+                if index == 9 { body += Array("\n{\"kind\":\"fail\",\"payment\":\"p-bad\",\"at\":\"2026-11-22T09:00:00Z\",\"reason\":\"caf".utf8) + [0xE9] + Array("\"}".utf8) }
+                body += [0x0A]
+            }
+            let reply = try await client.send(.post, "/v1/observations", key: "ingest", bytes: body)
+            #expect(reply.status == 200, "\(reply.body)")
+            #expect(reply.json["lines"] as? Int == 31, "\(reply.body)")
+            let errors = try #require(reply.json["errors"] as? [[String: Any]])
+            #expect(errors.count == 1 && errors.first?["line"] as? Int == 11, "\(reply.body)")
+            #expect((errors.first?["message"] as? String)?.hasPrefix("not valid UTF-8 (byte 0xE9") == true, "\(reply.body)")
+            #expect(try harness.eventCount() == UInt64(reply.json["events_appended"] as? Int ?? -1))
+            #expect(try harness.store.version(of: "p-bad") == 0, "the line not UTF-8 recorded nothing")
+            // The first line was read without its byte order mark: recorded, not rejected as bad JSON.
+            #expect(reply.json["accepted"] as? Int == 30, "\(reply.body)")
+        }
+    }
+
+    @Test("the findings a body counts are those on the versions it appended, not on what another request appended meanwhile")
+    func findingsOnOwnVersions() async throws {
+        let harness = try ServiceHarness()
+        try await harness.run { client in
+            let at = ["2026-11-22T09:00:00Z", "2026-11-22T09:00:30Z", "2026-11-22T09:00:40Z"]
+            _ = try await client.send(.post, "/v1/observations", key: "ingest",
+                body: #"{"kind":"request","payment":"f1","at":"\#(at[0])","url":"\#(Samples.sumupLaunch("ref-f1"))"}"#)
+            // Two callbacks without foreign-tx-id: each has a finding (versions 2 and 3).
+            for (code, time) in [("A", at[1]), ("B", at[2])] {
+                let callback = #"{"kind":"callback","payment":"f1","at":"\#(time)","url":"myshop://ok?smp-status=success&smp-tx-code=TX\#(code)"}"#
+                #expect(try await client.send(.post, "/v1/observations", key: "ingest", body: callback).status == 200)
+            }
+            let onVersion = { (version: UInt64) throws -> Int in
+                try PaymentAudit.entries(of: "f1", in: harness.store).filter { $0.event.version == version }.reduce(0) { $0 + $1.findings.count }
+            }
+            #expect(try onVersion(2) > 0 && onVersion(3) > 0)
+            let before = Self.findingCounts(in: try await client.send(.get, "/metrics").body).values.reduce(0, +)
+            harness.service.countFindings(of: "f1", in: [2...2])
+            let after = Self.findingCounts(in: try await client.send(.get, "/metrics").body).values.reduce(0, +)
+            #expect(after - before == (try onVersion(2)))
         }
     }
 }
