@@ -79,17 +79,19 @@ extension PaylogService {
     }
 
     /// The most lines of a JSON Lines body recorded in one write session (one durable commit): enough that a body is
-    /// recorded at thousands of lines a second, few enough that an append from another request never waits for
-    /// more than about 10–20 ms of another body's recording.
+    /// recorded at tens of thousands of lines a second, few enough that an append from another request waits about
+    /// 10–20 ms at most behind one body being recorded (a body has one batch waiting at the writer at a time; several
+    /// bodies at once, one each).
     static let observationBatchLines = 1_024
 
     /// The most lines a JSON Lines body may have to be recorded line by line, each line an append of its own that
     /// shares its group commit with other requests' appends. A till sending its observations as they happen sends
     /// bodies of a line or a few; recorded as a batch, each such body would take a commit of its own, and 64 tills
-    /// at once 64 `fsync`s where group commit needs one or two. A longer body is recorded in batches. Measured with
-    /// 64 clients at once (performance.md, *HTTP JSON Lines bodies*): line by line records more lines a second up to
-    /// about 20 lines a body, batches from 32 on; with 4 clients, batches from the smallest bodies on.
-    static let lineByLineBodyLines = 16
+    /// at once 64 `fsync`s where group commit needs one or two. A longer body is recorded in batches. Measured
+    /// (performance.md, *HTTP JSON Lines bodies*): with 64 clients at once, line by line records 1.6 times the lines a
+    /// second of batches at 8 lines a body, as many at 16, fewer at 32; with 4 clients, batches record more from 2
+    /// lines on (2.4 times at 8). So short bodies from many tills share commits, and anything longer is batched.
+    static let lineByLineBodyLines = 8
 
     /// `POST /v1/observations` and `POST /v1/reconciliations`: JSON Lines with the same rules and report as
     /// `paylog ingest --json` / `paylog reconcile --json`. A body of up to ``lineByLineBodyLines`` lines is recorded

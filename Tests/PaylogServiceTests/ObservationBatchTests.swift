@@ -73,7 +73,7 @@ struct ObservationBatchTests {
         }
     }
 
-    @Test("a body of up to 16 lines is recorded line by line through group commit (shared with other requests); a longer one in one batch")
+    @Test("a body of up to 8 lines is recorded line by line through group commit (shared with other requests); a longer one in one batch")
     func shortBodiesShareGroupCommits() async throws {
         let harness = try ServiceHarness()
         try await harness.run { client in
@@ -84,19 +84,19 @@ struct ObservationBatchTests {
                 return metrics.split(separator: "\n").first { $0.hasPrefix("paylog_group_commit_size_count ") }
                     .flatMap { Int($0.split(separator: " ")[1]) } ?? 0
             }
-            let short = Array(lines[0..<16])
+            let short = Array(lines[0..<8])
             var appendsBefore = statistics.appends
             var reply = try await client.send(.post, "/v1/observations", key: "ingest", body: short.joined(separator: "\n") + "\n")
-            #expect(reply.json["lines"] as? Int == 16, "\(reply.body)")
-            #expect(statistics.appends - appendsBefore == 16, "each line an append of the group-commit writer")
+            #expect(reply.json["lines"] as? Int == 8, "\(reply.body)")
+            #expect(statistics.appends - appendsBefore == 8, "each line an append of the group-commit writer")
 
-            let long = Array(lines[16..<33])
+            let long = Array(lines[8..<17])
             appendsBefore = statistics.appends
             let committedBefore = try await sessions()
             reply = try await client.send(.post, "/v1/observations", key: "ingest", body: long.joined(separator: "\n"))
-            #expect(reply.json["lines"] as? Int == 17 && reply.json["accepted"] as? Int == 17, "\(reply.body)")
+            #expect(reply.json["lines"] as? Int == 9 && reply.json["accepted"] as? Int == 9, "\(reply.body)")
             #expect(statistics.appends == appendsBefore, "no line through the group-commit writer")
-            #expect(try await sessions() == committedBefore + 1, "one write session for the 17 lines")
+            #expect(try await sessions() == committedBefore + 1, "one write session for the 9 lines")
         }
     }
 
