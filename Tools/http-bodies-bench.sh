@@ -98,6 +98,22 @@ fresh() {
     start_server "$WORK/store" "$WORK/serve.log"
 }
 
+# stop BINARY: stops the server with SIGTERM. The binary measured (PAYLOG_BIN) must exit 0; for OTHER_BIN (an older
+# build, which may have the bugs a change fixed) a failed exit is noted instead: STOPPED is set to
+# " (exit N after SIGTERM)" for its row (empty after a clean exit).
+stop() {
+    STOPPED=""
+    if [ "$1" = "${BINARIES[0]}" ]; then
+        stop_server "$WORK/serve.log" >/dev/null
+        return
+    fi
+    kill -TERM "$SERVER_PID"
+    local status=0
+    wait "$SERVER_PID" || status=$?
+    SERVER_PID=""
+    [ "$status" = 0 ] || STOPPED=" (exit $status after SIGTERM)"
+}
+
 # post FILE: POSTs FILE as one body; prints "seconds lines accepted", or "seconds error CODE" when the answer is
 # not a report (a body that outlasted the server's request timeout, say).
 post() {
@@ -126,8 +142,8 @@ for run in $(seq 1 "$RUNS"); do
         fresh "$binary"
         read -r seconds lines accepted <<<"$(post "$WORK/6k.jsonl")"
         [ "$lines" != error ] && [ "$accepted" = 6000 ] || fail "$binary: body-6k accepted $accepted of $lines lines"
-        stop_server "$WORK/serve.log" >/dev/null
-        echo "| body-6k | \`$binary\` | $run | $seconds s, $(python3 -c "print(round(6000 / $seconds))") lines/s |"
+        stop "$binary"
+        echo "| body-6k | \`$binary\` | $run | $seconds s, $(python3 -c "print(round(6000 / $seconds))") lines/s$STOPPED |"
     done
 done
 
@@ -144,14 +160,14 @@ for binary in "${BINARIES[@]}"; do
     done
     wait "$BODY"
     read -r seconds lines accepted <"$WORK/60k.out"
-    stop_server "$WORK/serve.log" >/dev/null
+    stop "$binary"
     if [ "$lines" = error ]; then
-        echo "| body-60k | \`$binary\` | 1 | $seconds s, answered \`$accepted\` |"
+        echo "| body-60k | \`$binary\` | 1 | $seconds s, answered \`$accepted\`$STOPPED |"
         continue
     fi
     [ "$accepted" = 60000 ] || fail "$binary: body-60k accepted $accepted of $lines lines"
     live=$(python3 -c "l = sorted(float(x) for x in open('$WORK/live.txt')); print(f'{l[len(l) // 2] * 1000:.1f} ms median, {l[-1] * 1000:.1f} ms slowest')")
-    echo "| body-60k | \`$binary\` | 1 | $seconds s, $(python3 -c "print(round(60000 / $seconds))") lines/s; a payment recorded meanwhile every 40 ms: $live |"
+    echo "| body-60k | \`$binary\` | 1 | $seconds s, $(python3 -c "print(round(60000 / $seconds))") lines/s; a payment recorded meanwhile every 40 ms: $live$STOPPED |"
 done
 
 for connections in 64 4; do
@@ -160,11 +176,11 @@ for connections in 64 4; do
             fresh "$binary"
             LINES=$lines wrk -t2 -c"$connections" -d"${SECONDS_EACH}s" --timeout 10s --latency -s "$WORK/bodies.lua" \
                 "$BASE/v1/observations" >"$WORK/wrk.txt"
-            stop_server "$WORK/serve.log" >/dev/null
+            stop "$binary"
             grep -q 'Non-2xx' "$WORK/wrk.txt" && fail "$binary: wrk-$lines-c$connections got answers other than 2xx"
             requests=$(awk '/Requests\/sec/ {print $2}' "$WORK/wrk.txt")
             p99=$(awk '$1 == "99%" {print $2}' "$WORK/wrk.txt")
-            echo "| wrk-$lines-c$connections | \`$binary\` | 1 | $requests requests/s, $(python3 -c "print(round($requests * $lines))") lines/s, p99 $p99 |"
+            echo "| wrk-$lines-c$connections | \`$binary\` | 1 | $requests requests/s, $(python3 -c "print(round($requests * $lines))") lines/s, p99 $p99$STOPPED |"
         done
     done
 done
