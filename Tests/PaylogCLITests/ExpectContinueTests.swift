@@ -15,21 +15,10 @@ struct ExpectContinueTests {
         let (server, port) = try ServeProcessTests.start(["serve", "--store", store, "--port", "0"])
         defer { if server.isRunning { server.terminate() } }
 
-        let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        #expect(socket >= 0)
+        // Reads give up after 5 s, ample for any machine to answer a head: without the interim answer nothing arrives
+        // before the body is sent, and the first read times out.
+        let socket = ServeProcessTests.connectedSocket(port: port, receiveTimeoutSeconds: 5)
         defer { close(socket) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        #expect(connected == 0)
-        // Long enough for any machine, far shorter than a client's own wait would prove nothing: without the interim
-        // answer, nothing arrives until the body is sent, and this read times out.
-        var wait = timeval(tv_sec: 5, tv_usec: 0)
-        setsockopt(socket, SOL_SOCKET, SO_RCVTIMEO, &wait, socklen_t(MemoryLayout<timeval>.size))
         func receive() -> String {
             var chunk = [UInt8](repeating: 0, count: 4096)
             let received = recv(socket, &chunk, chunk.count, 0)

@@ -145,19 +145,8 @@ struct ServeProcessTests {
     ///
     /// With `untilClosed`, reads until the server closes the connection (every answer of a pipelined request).
     static func exchange(_ request: String, port: Int, untilClosed: Bool = false) throws -> String {
-        let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        #expect(socket >= 0)
+        let socket = connectedSocket(port: port, receiveTimeoutSeconds: 20)
         defer { close(socket) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        #expect(connected == 0)
-        var wait = timeval(tv_sec: 20, tv_usec: 0)
-        setsockopt(socket, SOL_SOCKET, SO_RCVTIMEO, &wait, socklen_t(MemoryLayout<timeval>.size))
         // MSG_NOSIGNAL: a server that closes early makes the send fail, not the test process die of SIGPIPE.
         #expect(send(socket, request, request.utf8.count, Int32(MSG_NOSIGNAL)) == request.utf8.count)
         var answer: [UInt8] = []
@@ -168,6 +157,24 @@ struct ServeProcessTests {
             answer += chunk.prefix(received)
         } while untilClosed
         return String(decoding: answer, as: UTF8.self)
+    }
+
+    /// A TCP socket connected to `127.0.0.1:port`, whose reads give up after `receiveTimeoutSeconds`; the caller
+    /// closes it.
+    static func connectedSocket(port: Int, receiveTimeoutSeconds: Int) -> Int32 {
+        let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        #expect(socket >= 0)
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        #expect(connected == 0)
+        var wait = timeval(tv_sec: receiveTimeoutSeconds, tv_usec: 0)
+        setsockopt(socket, SOL_SOCKET, SO_RCVTIMEO, &wait, socklen_t(MemoryLayout<timeval>.size))
+        return socket
     }
 
     /// Starts `paylog` with `arguments` (a `serve`), and returns it with the port it announced.
