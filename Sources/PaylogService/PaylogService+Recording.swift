@@ -105,7 +105,12 @@ extension PaylogService {
             let start = DispatchTime.now().uptimeNanoseconds
             let lines = BufferLines(body)
             let report: IngestReport
-            let lineFeeds = body.lazy.filter { $0 == UInt8(ascii: "\n") }.count
+            // Line feeds counted only as far as the rule needs: a large body is not scanned whole for it.
+            var lineFeeds = 0
+            for byte in body where byte == UInt8(ascii: "\n") {
+                lineFeeds += 1
+                if lineFeeds > Self.lineByLineBodyLines { break }
+            }
             if lineFeeds + (body.last == UInt8(ascii: "\n") || body.isEmpty ? 0 : 1) <= Self.lineByLineBodyLines {
                 report = await recordLineByLine(lines, defaultKind: defaultKind)
             } else {
