@@ -16,7 +16,8 @@ public struct IngestReport: Sendable, Hashable, Codable {
     public var rejected = 0
     /// Events appended to the log.
     public var eventsAppended = 0
-    /// Why each rejected line was rejected: the first ``maximumListedErrors`` found, in line order.
+    /// Why each rejected line was rejected: those of the first ``maximumListedErrors`` rejected lines, in line order
+    /// (whatever order a batch ingest found them in).
     public var errors: [LineError] = []
     /// Rejected lines beyond those listed in ``errors`` (counted in ``rejected``, their reasons not kept).
     public var errorsOmitted = 0
