@@ -3,7 +3,8 @@
 /// line rather than opening an empty one, and a line that is not valid UTF-8 comes as its lossy decoding with
 /// ``problemWithLastLine`` saying where it is bad (the caller must reject it, never record it repaired).
 ///
-/// Lines are made one at a time as the sequence is read, so a large body is never held twice as strings.
+/// Lines are made one at a time as the sequence is read, so a large body is never held twice as strings. Like
+/// ``LineReader``, it is read once: its copies share one position, so a second `for` loop over it gets no lines.
 public struct BufferLines: Sequence, IteratorProtocol, LineProblemReporting {
     /// The bytes and where reading stands, shared by the copies a `for` loop makes of the sequence (so that
     /// ``problemWithLastLine`` speaks of the line the loop was given last).

@@ -50,4 +50,11 @@ struct BufferLinesTests {
         #expect(lines.next() == nil)
         #expect(lines.next() == nil)
     }
+
+    @Test("read once: a copy shares the position, so a second loop gets no lines")
+    func readOnce() {
+        let lines = BufferLines(Array("a\nb\n".utf8))
+        #expect(Array(lines) == ["a", "b"])
+        #expect(Array(lines).isEmpty)
+    }
 }
