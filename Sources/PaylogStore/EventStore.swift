@@ -17,7 +17,7 @@ public final class EventStore: Sendable {
     public let path: String
     let environment: Environment
     let databases: StoreDatabases
-    private let writer: Writer
+    let writer: Writer
     /// Why the views of a store opened read-only cannot be read (they are not brought up to date without writing);
     /// nil when they are current, and always for a store opened read-write.
     let unreadableViews: String?
@@ -198,47 +198,33 @@ public final class EventStore: Sendable {
         return (streamID, events, expected)
     }
 
-    /// Runs `body` on the writer thread inside one write transaction, between groups of appends, and commits
-    /// it with one fsync; returns `body`'s result once it is durable. `body` reads and appends through the
-    /// ``WriteSession`` (seeing its own appends); when it throws, nothing it appended is kept.
+    /// Runs `body` on the writer thread inside a durable write transaction, between groups of appends; returns
+    /// `body`'s result once it is durable. `body` reads and appends through the ``WriteSession`` (seeing its own
+    /// appends); when it throws, nothing it appended is kept.
+    ///
+    /// Sessions queued together share one transaction and one fsync (group commit, as appends do): each runs in a
+    /// session of its own, sees what the sessions before it appended, and keeps its own outcome — when one throws,
+    /// the others run again without it and commit. A group takes sessions for about 10 ms at most, so an append
+    /// queued behind it waits no longer than that and one session.
     ///
     /// Keep `body` short: other appends wait while it runs (ingest's batches of up to 8,192 lines hold the writer
     /// for about 100 ms). It must have no effects outside the session and must append the same events each time,
-    /// because it runs again from the start when the map has to grow, and when an append failed after it began
+    /// because it runs again from the start when the map has to grow, when an append failed after it began
     /// writing (a projection refused its event; that append then fails at once in the new run, so the body sees
-    /// the same outcome as if it had never written). A storage failure fails the whole session.
+    /// the same outcome as if it had never written), and when another session of its group failed. A storage
+    /// failure fails the whole session.
     public func withWriteSession<R: Sendable>(
         _ body: @escaping @Sendable (WriteSession) throws -> R
     ) async throws(EventStoreError) -> R {
-        try await onWriterThread { [environment, databases, statistics = writer.statistics] in
-            // Appends that failed after they began writing: the session runs again without them.
-            var failedLate: [Int: EventStoreError] = [:]
-            while true {
-                do {
-                    var eventsAppended = 0
-                    let value = try environment.write { txn in
-                        try withUnsafePointer(to: txn) { pointer in
-                            let session = try WriteSession(pointer, databases: databases, failedLate: failedLate)
-                            defer { session.close() }
-                            let result = Result { try body(session) }
-                            // A poisoned run holds part of an append's writes: abort it, whatever the body did.
-                            if let late = session.lateFailure { throw late }
-                            let value = try result.get()
-                            try session.finish()
-                            eventsAppended = session.eventsAppended
-                            return value
-                        }
-                    }
-                    statistics.observe(eventsAppended: eventsAppended)
-                    return value
-                } catch let late as LateAppendFailure {
-                    switch late.error {
-                    case .storage, .closed: throw late.error
-                    default: failedLate[late.index] = late.error
-                    }
-                }
-            }
+        let outcome: Result<R, EventStoreError> = await withCheckedContinuation { continuation in
+            writer.submitSession(SessionJob(
+                run: { session in
+                    let value = try body(session)
+                    return { continuation.resume(returning: .success(value)) }
+                },
+                fail: { continuation.resume(returning: .failure($0)) }))
         }
+        return try outcome.get()
     }
 
     // MARK: Reading

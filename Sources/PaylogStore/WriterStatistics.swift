@@ -8,6 +8,7 @@ import Darwin
 /// Counters the writer keeps about its group commits.
 public final class WriterStatistics: Sendable {
     private let state = Mutex<(commits: Int, appends: Int, largestGroup: Int, gatheringWaits: Int)>((0, 0, 0, 0))
+    private let sessionState = Mutex<(commits: Int, sessions: Int, largestGroup: Int)>((0, 0, 0))
     /// Held in a class: see ``CommitObserver`` for what a bare closure in the `Mutex` did.
     private let observer = Mutex<CommitObserver?>(nil)
     /// The writer thread's CPU-time clock while it runs; once it has stopped, the CPU time it had used.
@@ -53,6 +54,15 @@ public final class WriterStatistics: Sendable {
         return Int64(time.tv_sec) * 1_000_000_000 + Int64(time.tv_nsec)
     }
 
+    /// Counts a write transaction that ran `count` write sessions (whether or not it committed).
+    func recordSessions(_ count: Int) {
+        sessionState.withLock { value in
+            value.commits += 1
+            value.sessions += count
+            value.largestGroup = max(value.largestGroup, count)
+        }
+    }
+
     func recordGatheringWait() {
         state.withLock { $0.gatheringWaits += 1 }
     }
@@ -83,6 +93,13 @@ public final class WriterStatistics: Sendable {
         }
         return Double(nanoseconds) / 1e9
     }
+    /// Write transactions that ran write sessions so far (``EventStore/withWriteSession(_:)``); not counted in
+    /// ``commits``.
+    public var sessionCommits: Int { sessionState.withLock { $0.commits } }
+    /// Write sessions run so far, committed or not.
+    public var sessions: Int { sessionState.withLock { $0.sessions } }
+    /// The most write sessions run in one transaction.
+    public var largestSessionGroup: Int { sessionState.withLock { $0.largestGroup } }
     /// Times the writer waited for callers it had just answered to join its next group (``CommitGathering``).
     /// Callers that each await their append one after the other never cause a wait.
     public var gatheringWaits: Int { state.withLock { $0.gatheringWaits } }
