@@ -3,17 +3,21 @@
 #
 #   Tools/http-bodies-bench.sh                            # builds .build/release/paylog when missing
 #   PAYLOG_BIN=/path/to/paylog OTHER_BIN=/path/to/older/paylog Tools/http-bodies-bench.sh
+#   PAYLOG_BIN=/path/to/paylog OTHER_BIN="/path/to/one /path/to/another" Tools/http-bodies-bench.sh
 #
-# With OTHER_BIN, every figure is measured for both binaries, alternating, so that a change can be judged on the
-# same spell of the machine. Settings (environment): RUNS (default 3, for the single-client bodies), SECONDS_EACH
+# With OTHER_BIN (one binary or several, separated by spaces), every figure is measured for each binary, alternating,
+# so that a change can be judged on the same spell of the machine. Settings (environment): RUNS (default 3, for the single-client bodies), SECONDS_EACH
 # (wrk duration, default 10), STORES (the directory the stores are made in, default .build/http-bodies-bench:
-# on the repository's disk, since a tmpfs would make every fsync free). Needs wrk, curl and python3.
+# on the repository's disk, since a tmpfs would make every fsync free), SCENARIOS (the scenarios to run, separated by
+# spaces, say "uploads-4 wrk-8-c64"; default all). Needs wrk, curl and python3.
 #
 # Scenarios, each on a fresh store and a fresh `paylog serve --port 0`:
 #   body-6k      one client POSTs one body of 6,000 lines (2,000 SumUp payments: request, app switch, callback);
 #                every line must be accepted. Prints the seconds and the lines a second.
 #   body-60k     one client POSTs one body of 60,000 lines while another records a payment (POST /v1/payments)
 #                every 40 ms; prints the body's seconds and the other client's median and slowest answer.
+#   uploads-4    four clients each POST a body of 60,000 lines at once while another records a payment every 40 ms;
+#                prints the four bodies' seconds (the slowest) and the other client's median and slowest answer.
 #   wrk-N-cC     wrk with C connections (64, 4) for SECONDS_EACH seconds, each request a body of N request lines
 #                (1, 8, 9, 64: 8 is the most recorded line by line) for payments of their own; prints requests/s,
 #                lines/s and p99 latency.
@@ -36,10 +40,13 @@ done
 . "$ROOT/Tools/serve-lib.sh"
 ensure_binary
 BINARIES=("$BIN")
-if [ -n "${OTHER_BIN:-}" ]; then
-    [ -x "$OTHER_BIN" ] || fail "OTHER_BIN=$OTHER_BIN is not an executable"
-    BINARIES+=("$OTHER_BIN")
-fi
+for other in ${OTHER_BIN:-}; do
+    [ -x "$other" ] || fail "OTHER_BIN: $other is not an executable"
+    BINARIES+=("$other")
+done
+
+# wanted NAME: whether scenario NAME is to run.
+wanted() { [ -z "${SCENARIOS:-}" ] || [[ " $SCENARIOS " == *" $1 "* ]]; }
 
 mkdir -p "$STORES"
 WORK=$(mktemp -d "$STORES/run.XXXXXX")
@@ -65,6 +72,7 @@ PY
 }
 body "$WORK/6k.jsonl" 0 2000
 body "$WORK/60k.jsonl" 0 20000
+for upload in 1 2 3 4; do body "$WORK/upload-$upload.jsonl" $((upload * 100000)) 20000; done
 
 cat >"$WORK/bodies.lua" <<'LUA'
 -- Each request a body of LINES request lines, each for a payment of its own.
@@ -114,6 +122,19 @@ stop() {
     [ "$status" = 0 ] || STOPPED=" (exit $status after SIGTERM)"
 }
 
+# live: records a payment (POST /v1/payments) every 40 ms, 40 times, appending each answer's seconds to live.txt;
+# prints the median and the slowest.
+live() {
+    : >"$WORK/live.txt"
+    for i in $(seq 1 40); do
+        sleep 0.04
+        curl -s -o /dev/null -w '%{time_total}\n' -X POST "$BASE/v1/payments" -H "Authorization: Bearer $PAYLOG_KEY" \
+            -d "{\"payment\":\"live-$i\",\"url\":\"sumupmerchant://pay/1.0?amount=1.00&currency=EUR&affiliate-key=k&foreign-tx-id=live-$i&callbacksuccess=myshop%3A%2F%2Fok&callbackfail=myshop%3A%2F%2Ffail\"}" \
+            >>"$WORK/live.txt"
+    done
+    python3 -c "l = sorted(float(x) for x in open('$WORK/live.txt')); print(f'{l[len(l) // 2] * 1000:.1f} ms median, {l[-1] * 1000:.1f} ms slowest')"
+}
+
 # post FILE: POSTs FILE as one body; prints "seconds lines accepted", or "seconds error CODE" when the answer is
 # not a report (a body that outlasted the server's request timeout, say).
 post() {
@@ -138,6 +159,7 @@ PY
 echo "| scenario | binary | run | figure |"
 echo "|---|---|---|---|"
 for run in $(seq 1 "$RUNS"); do
+    wanted body-6k || break
     for binary in "${BINARIES[@]}"; do
         fresh "$binary"
         read -r seconds lines accepted <<<"$(post "$WORK/6k.jsonl")"
@@ -148,16 +170,11 @@ for run in $(seq 1 "$RUNS"); do
 done
 
 for binary in "${BINARIES[@]}"; do
+    wanted body-60k || break
     fresh "$binary"
     post "$WORK/60k.jsonl" >"$WORK/60k.out" &
     BODY=$!
-    : >"$WORK/live.txt"
-    for i in $(seq 1 40); do
-        sleep 0.04
-        curl -s -o /dev/null -w '%{time_total}\n' -X POST "$BASE/v1/payments" -H "Authorization: Bearer $PAYLOG_KEY" \
-            -d "{\"payment\":\"live-$i\",\"url\":\"sumupmerchant://pay/1.0?amount=1.00&currency=EUR&affiliate-key=k&foreign-tx-id=live-$i&callbacksuccess=myshop%3A%2F%2Fok&callbackfail=myshop%3A%2F%2Ffail\"}" \
-            >>"$WORK/live.txt"
-    done
+    live=$(live)
     wait "$BODY"
     read -r seconds lines accepted <"$WORK/60k.out"
     stop "$binary"
@@ -166,12 +183,32 @@ for binary in "${BINARIES[@]}"; do
         continue
     fi
     [ "$accepted" = 60000 ] || fail "$binary: body-60k accepted $accepted of $lines lines"
-    live=$(python3 -c "l = sorted(float(x) for x in open('$WORK/live.txt')); print(f'{l[len(l) // 2] * 1000:.1f} ms median, {l[-1] * 1000:.1f} ms slowest')")
     echo "| body-60k | \`$binary\` | 1 | $seconds s, $(python3 -c "print(round(60000 / $seconds))") lines/s; a payment recorded meanwhile every 40 ms: $live$STOPPED |"
+done
+
+for binary in "${BINARIES[@]}"; do
+    wanted uploads-4 || break
+    fresh "$binary"
+    UPLOADS=()
+    for upload in 1 2 3 4; do
+        post "$WORK/upload-$upload.jsonl" >"$WORK/upload-$upload.out" &
+        UPLOADS+=($!)
+    done
+    live=$(live)
+    for pid in "${UPLOADS[@]}"; do wait "$pid"; done
+    stop "$binary"
+    slowest=0
+    for upload in 1 2 3 4; do
+        read -r seconds lines accepted <"$WORK/upload-$upload.out"
+        [ "$lines" != error ] && [ "$accepted" = 60000 ] || fail "$binary: uploads-4 body $upload accepted $accepted of $lines lines"
+        slowest=$(python3 -c "print(max($slowest, $seconds))")
+    done
+    echo "| uploads-4 | \`$binary\` | 1 | $slowest s for all four, $(python3 -c "print(round(240000 / $slowest))") lines/s; a payment recorded meanwhile every 40 ms: $live$STOPPED |"
 done
 
 for connections in 64 4; do
     for lines in 1 8 9 64; do
+        wanted "wrk-$lines-c$connections" || continue
         for binary in "${BINARIES[@]}"; do
             fresh "$binary"
             LINES=$lines wrk -t2 -c"$connections" -d"${SECONDS_EACH}s" --timeout 10s --latency -s "$WORK/bodies.lua" \

@@ -80,42 +80,22 @@ extension PaylogService {
 
     /// The most lines of a JSON Lines body recorded in one write session (one durable commit): enough that a body is
     /// recorded at tens of thousands of lines a second, few enough that an append from another request waits about
-    /// 10–20 ms at most behind one body being recorded (a body has one batch waiting at the writer at a time; several
-    /// bodies at once, one each).
+    /// 10–20 ms at most behind the bodies being recorded (the writer commits the appends queued behind a session
+    /// before it runs the next one).
     static let observationBatchLines = 1_024
 
-    /// The most lines a JSON Lines body may have to be recorded line by line, each line an append of its own that
-    /// shares its group commit with other requests' appends. A till sending its observations as they happen sends
-    /// bodies of a line or a few; recorded as a batch, each such body would take a commit of its own, and 64 tills
-    /// at once 64 `fsync`s where group commit needs one or two. A longer body is recorded in batches. Measured
-    /// (performance.md, *HTTP JSON Lines bodies*): with 64 clients at once, line by line records 1.6 times the lines a
-    /// second of batches at 8 lines a body, as many at 16, fewer at 32; with 4 clients, batches record more from 2
-    /// lines on (2.4 times at 8). So short bodies from many tills share commits, and anything longer is batched.
-    static let lineByLineBodyLines = 8
-
     /// `POST /v1/observations` and `POST /v1/reconciliations`: JSON Lines with the same rules and report as
-    /// `paylog ingest --json` / `paylog reconcile --json`. A body of up to ``lineByLineBodyLines`` lines is recorded
-    /// line by line through group commit, a longer one as `paylog ingest` records a file: in batches of up to
-    /// ``observationBatchLines`` lines, one durable commit each. The body (up to `max_stream_bytes`, without needing
-    /// a `Content-Length`) is read whole before the first line is recorded: the log cannot take an event back, so
-    /// a body refused for its size (413) or its slowness (408) must record nothing.
+    /// `paylog ingest --json` / `paylog reconcile --json`, recorded as `paylog ingest` records a file: in batches of up
+    /// to ``observationBatchLines`` lines, each in a write session. A till's body of a line or a few is one short
+    /// session, and the sessions of tills sending at once share a durable commit (the writer groups the sessions
+    /// queued together). The body (up to `max_stream_bytes`, without needing a `Content-Length`) is read whole before
+    /// the first line is recorded: the log cannot take an event back, so a body refused for its size (413) or its
+    /// slowness (408) must record nothing.
     func observations(_ request: Request, _ context: PaylogRequestContext, defaultKind: String?) async throws -> Response {
         let endpoint = defaultKind == nil ? "observations" : "reconciliations"
         return try await post(request, context, largeBody: true) { body, _ in
             let start = DispatchTime.now().uptimeNanoseconds
-            let lines = BufferLines(body)
-            let report: IngestReport
-            // Line feeds counted only as far as the rule needs: a large body is not scanned whole for it.
-            var lineFeeds = 0
-            for byte in body where byte == UInt8(ascii: "\n") {
-                lineFeeds += 1
-                if lineFeeds > Self.lineByLineBodyLines { break }
-            }
-            if lineFeeds + (body.last == UInt8(ascii: "\n") || body.isEmpty ? 0 : 1) <= Self.lineByLineBodyLines {
-                report = await recordLineByLine(lines, defaultKind: defaultKind)
-            } else {
-                report = await recordInBatches(lines, defaultKind: defaultKind)
-            }
+            let report = await recordInBatches(BufferLines(body), defaultKind: defaultKind)
             // Counted also when recording stopped part-way: the lines before the stop are durable.
             metrics.append(endpoint: endpoint, nanoseconds: DispatchTime.now().uptimeNanoseconds - start, events: report.eventsAppended)
             if let stopped = report.stoppedAtLine {
@@ -131,24 +111,6 @@ extension PaylogService {
             }
             return try Answer(.ok, encodable: report)
         }
-    }
-
-    /// Records each line of a short body as an append of its own (through group commit), counting the findings on
-    /// each as it is recorded. Stops at a line the store could not commit.
-    func recordLineByLine(_ lines: BufferLines, defaultKind: String?) async -> IngestReport {
-        var report = IngestReport()
-        var number = 0
-        for line in lines {
-            number += 1
-            if let problem = lines.problemWithLastLine {
-                // Text only as received: a line that is not UTF-8 is rejected, not recorded repaired.
-                report.reject(unreadableLine: number, problem)
-            } else if let outcome = await workflow.ingest(line: line, number: number, defaultKind: defaultKind, into: &report) {
-                countFindings(outcome)
-            }
-            if report.stoppedAtLine != nil { break }
-        }
-        return report
     }
 
     /// Records a body as `paylog ingest` records a file, in batches of up to ``observationBatchLines`` lines, then

@@ -474,8 +474,10 @@ extension PaymentWorkflow {
         return RecordedBatch(results: batch.indices.map { (batch[$0].number, results[$0]) })
     }
 
-    /// Records one line of JSON Lines observations (line `number`, 1-based) and counts it in `report`: how
-    /// `paylog ingest` and the HTTP `/v1/observations` stream share one set of rules. Blank lines are skipped.
+    /// Records one line of JSON Lines observations (line `number`, 1-based) as an append of its own and counts it in
+    /// `report`, by the same rules as ``ingest(lines:defaultKind:batchSize:appended:)`` (which `paylog ingest` and the
+    /// HTTP JSON Lines endpoints use): the one-line-at-a-time reference the batched path is held to
+    /// (`IngestBatchTests`). Blank lines are skipped.
     /// - Returns: the outcome when the line was accepted, nil when it was blank or rejected.
     @discardableResult
     public func ingest(

@@ -57,7 +57,7 @@ struct ObservationBatchTests {
         }
     }
 
-    @Test("a body the store cannot record is 503 naming the first line not recorded, line by line or batched, and says what to send again",
+    @Test("a body the store cannot record is 503 naming the first line not recorded, short or long, and says what to send again",
           arguments: [3, 40])
     func storeFails(lineCount: Int) async throws {
         let harness = try ServiceHarness()
@@ -73,30 +73,34 @@ struct ObservationBatchTests {
         }
     }
 
-    @Test("a body of up to 8 lines is recorded line by line through group commit (shared with other requests); a longer one in one batch")
-    func shortBodiesShareGroupCommits() async throws {
+    /// A till's body: one SumUp payment's request, app switch and successful callback.
+    static func tillBody(_ till: Int) -> String {
+        let payment = "till-\(till)"
+        let url = "sumupmerchant://pay/1.0?amount=\(till + 1).50&currency=EUR&affiliate-key=k&foreign-tx-id=ref-\(till)"
+            + "&callbacksuccess=myshop%3A%2F%2Fok&callbackfail=myshop%3A%2F%2Ffail"
+        return [
+            #"{"kind":"request","payment":"\#(payment)","at":"2026-11-22T10:00:00Z","app_version":"1.88.0","url":"\#(url)"}"#,
+            #"{"kind":"app_switch","payment":"\#(payment)","at":"2026-11-22T10:00:01Z"}"#,
+            #"{"kind":"callback","at":"2026-11-22T10:00:30Z","url":"myshop://ok?smp-status=success&smp-tx-code=TX\#(till)&foreign-tx-id=ref-\#(till)"}"#,
+        ].joined(separator: "\n") + "\n"
+    }
+
+    @Test("short bodies are write sessions too: tills sending at once are all recorded, each with its own report")
+    func shortBodiesAreSessions() async throws {
         let harness = try ServiceHarness()
         try await harness.run { client in
-            let lines = try DemoDay(payments: 20, seed: 8).plan().lines
             let statistics = harness.store.writerStatistics
-            func sessions() async throws -> Int {
-                let metrics = try await client.send(.get, "/metrics").body
-                return metrics.split(separator: "\n").first { $0.hasPrefix("paylog_group_commit_size_count ") }
-                    .flatMap { Int($0.split(separator: " ")[1]) } ?? 0
+            let (appendsBefore, sessionsBefore) = (statistics.appends, statistics.sessions)
+            let replies = try await client.sendAtOnce(24, .post, "/v1/observations", key: "ingest") { Self.tillBody($0) }
+            for reply in replies {
+                #expect(reply.status == 200, "\(reply.body)")
+                #expect(reply.json["accepted"] as? Int == 3 && reply.json["events_appended"] as? Int == 3, "\(reply.body)")
             }
-            let short = Array(lines[0..<8])
-            var appendsBefore = statistics.appends
-            var reply = try await client.send(.post, "/v1/observations", key: "ingest", body: short.joined(separator: "\n") + "\n")
-            #expect(reply.json["lines"] as? Int == 8, "\(reply.body)")
-            #expect(statistics.appends - appendsBefore == 8, "each line an append of the group-commit writer")
-
-            let long = Array(lines[8..<17])
-            appendsBefore = statistics.appends
-            let committedBefore = try await sessions()
-            reply = try await client.send(.post, "/v1/observations", key: "ingest", body: long.joined(separator: "\n"))
-            #expect(reply.json["lines"] as? Int == 9 && reply.json["accepted"] as? Int == 9, "\(reply.body)")
-            #expect(statistics.appends == appendsBefore, "no line through the group-commit writer")
-            #expect(try await sessions() == committedBefore + 1, "one write session for the 9 lines")
+            #expect(try harness.eventCount() == 72)
+            #expect(statistics.appends == appendsBefore, "no line through the append path")
+            #expect(statistics.sessions - sessionsBefore == 24, "one write session a body")
+            let payments = try PaymentsProjection.payments(in: harness.store)
+            #expect(payments.count == 24 && payments.allSatisfy { $0.status == .completed }, "\(payments.map(\.status))")
         }
     }
 
