@@ -78,10 +78,10 @@ extension PaylogService {
         }
     }
 
-    /// The most lines of a JSON Lines body recorded in one write session (one durable commit): enough that a body is
-    /// recorded at tens of thousands of lines a second, few enough that an append from another request waits about
-    /// 10–20 ms at most behind the bodies being recorded (the writer commits the appends queued behind a session
-    /// before it runs the next one).
+    /// The most lines of a JSON Lines body recorded in one write session: enough that a body is recorded at tens of
+    /// thousands of lines a second, few enough that an append from another request waits little behind the bodies
+    /// being recorded (the writer commits the appends queued behind a session group before it runs the next one:
+    /// 2–9 ms median and about 20–55 ms at worst behind one to four large uploads, Docs/performance.md).
     static let observationBatchLines = 1_024
 
     /// `POST /v1/observations` and `POST /v1/reconciliations`: JSON Lines with the same rules and report as

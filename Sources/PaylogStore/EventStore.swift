@@ -204,15 +204,17 @@ public final class EventStore: Sendable {
     ///
     /// Sessions queued together share one transaction and one fsync (group commit, as appends do): each runs in a
     /// session of its own, sees what the sessions before it appended, and keeps its own outcome — when one throws,
-    /// the others run again without it and commit. A group takes sessions for about 10 ms at most, so an append
-    /// queued behind it waits no longer than that and one session.
+    /// the others run again without it and commit. A group takes more sessions for about 10 ms and up to 128
+    /// appended events, so an append queued behind it usually waits that long plus the last session taken (longer
+    /// when a session of the group failed and the group ran again).
     ///
     /// Keep `body` short: other appends wait while it runs (ingest's batches of up to 8,192 lines hold the writer
-    /// for about 100 ms). It must have no effects outside the session and must append the same events each time,
-    /// because it runs again from the start when the map has to grow, when an append failed after it began
-    /// writing (a projection refused its event; that append then fails at once in the new run, so the body sees
-    /// the same outcome as if it had never written), and when another session of its group failed. A storage
-    /// failure fails the whole session.
+    /// for about 100 ms). It must have no effects outside the session and must derive what it appends from what the
+    /// session reads, because it runs again from the start: when the map has to grow; when an append failed after
+    /// it began writing (a projection refused its event; that append then fails at once in the new run, so the body
+    /// sees the same outcome as if it had never written); when another session of its group failed (then it may
+    /// read a different log, without that session's appends); and on its own when the group's transaction failed as a
+    /// whole. A storage failure fails the whole session.
     public func withWriteSession<R: Sendable>(
         _ body: @escaping @Sendable (WriteSession) throws -> R
     ) async throws(EventStoreError) -> R {

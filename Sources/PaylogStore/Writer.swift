@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import LMDBKit
 
 /// The one thread that owns every write transaction of an event store.
@@ -45,8 +46,10 @@ final class Writer: @unchecked Sendable {
     private var stopped = false
     private let maximumGroup: Int
     /// How long a group of sessions goes on taking the sessions queued behind it, in seconds: once its sessions
-    /// have run this long, it commits.
-    private let sessionGroupSeconds: Double
+    /// have run this long, it commits. Tests that line sessions up set it longer (``setSessionGroupSeconds(_:)``).
+    private let sessionGroupBudget: Mutex<Double>
+    /// ``sessionGroupBudget``'s value.
+    var sessionGroupSeconds: Double { sessionGroupBudget.withLock { $0 } }
 
     /// The most sessions run in one transaction.
     static let maximumSessionGroup = 256
@@ -66,10 +69,16 @@ final class Writer: @unchecked Sendable {
         self.environment = environment
         self.databases = databases
         self.maximumGroup = maximumGroup
-        self.sessionGroupSeconds = sessionGroupSeconds
+        self.sessionGroupBudget = Mutex(sessionGroupSeconds)
         let thread = Thread { [self] in run() }
         thread.name = "paylog-writer"
         thread.start()
+    }
+
+    /// Sets how long a group of sessions takes more sessions (for tests whose sessions must join a group however
+    /// slowly the machine runs them).
+    func setSessionGroupSeconds(_ seconds: Double) {
+        sessionGroupBudget.withLock { $0 = seconds }
     }
 
     /// The jobs queued and not yet taken (for tests that line jobs up behind a busy writer).
@@ -211,8 +220,11 @@ final class Writer: @unchecked Sendable {
     ///
     /// A session whose body throws, or whose append fails after it began writing, has written into the shared
     /// transaction: it is aborted and runs again, without that session (answered with its error) or with that
-    /// append failing at once, as a lone session would. A failed commit fails every session of the group.
-    private func commitSessions(startingWith first: SessionJob) {
+    /// append failing at once, as a lone session would; each such failure costs the group one more run. When the
+    /// transaction fails as a whole (its commit, or a storage error such as a map that cannot grow further), each
+    /// session runs again in a transaction of its own (`joining` false), so that one session's failure is not
+    /// blamed on the others.
+    private func commitSessions(startingWith first: SessionJob, joining: Bool = true) {
         var group = [first]
         var failedLate: [[Int: EventStoreError]] = [[:]]
         var leftOut: [Int: EventStoreError] = [:]
@@ -230,7 +242,7 @@ final class Writer: @unchecked Sendable {
                         while true {
                             if index == group.count {
                                 // A run again (after a session failed) may take more too, within the same time.
-                                guard group.count < Writer.maximumSessionGroup, eventsAppended < Writer.sessionGroupEvents,
+                                guard joining, group.count < Writer.maximumSessionGroup, eventsAppended < Writer.sessionGroupEvents,
                                     MonotonicCondition.now() - start < budget
                                 else { break }
                                 condition.lock()
@@ -270,8 +282,17 @@ final class Writer: @unchecked Sendable {
                 leftOut[index] = .wrapping(error)
                 continue
             } catch {
-                statistics.recordSessions(group.count)
-                for (index, session) in group.enumerated() { session.fail(leftOut[index] ?? .wrapping(error)) }
+                // The transaction as a whole failed (its commit, or a storage error no session was blamed for, such
+                // as a map that cannot grow any further): run each session again on its own, so that only those
+                // that fail alone fail.
+                if group.count > 1 {
+                    for (index, session) in group.enumerated() {
+                        if let error = leftOut[index] { session.fail(error) } else { commitSessions(startingWith: session, joining: false) }
+                    }
+                    return
+                }
+                statistics.recordSessions(1)
+                first.fail(leftOut[0] ?? .wrapping(error))
                 return
             }
             break

@@ -93,8 +93,8 @@ public final class WriterStatistics: Sendable {
         }
         return Double(nanoseconds) / 1e9
     }
-    /// Write transactions that ran write sessions so far (``EventStore/withWriteSession(_:)``); not counted in
-    /// ``commits``.
+    /// Groups of write sessions ended so far (``EventStore/withWriteSession(_:)``), each one write transaction that
+    /// committed or failed (its runs again not counted); not counted in ``commits``.
     public var sessionCommits: Int { sessionState.withLock { $0.commits } }
     /// Write sessions run so far, committed or not.
     public var sessions: Int { sessionState.withLock { $0.sessions } }

@@ -6,7 +6,7 @@ import PaylogWorkflow
 import Testing
 import TestSupport
 
-/// `POST /v1/observations` records a body as `paylog ingest` records a file: in batches, one durable commit each,
+/// `POST /v1/observations` records a body as `paylog ingest` records a file: in batches, each in a write session,
 /// with the same report, and every finding on what it recorded counted in `/metrics`.
 @Suite("JSON Lines bodies recorded in batches")
 struct ObservationBatchTests {
@@ -57,7 +57,7 @@ struct ObservationBatchTests {
         }
     }
 
-    @Test("a body the store cannot record is 503 naming the first line not recorded, short or long, and says what to send again",
+    @Test("a body the store cannot record is 503 naming the first line not recorded, and says what to send again",
           arguments: [3, 40])
     func storeFails(lineCount: Int) async throws {
         let harness = try ServiceHarness()

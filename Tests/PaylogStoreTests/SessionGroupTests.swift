@@ -1,28 +1,32 @@
 import Foundation
+import LMDBKit
 import TestSupport
 import Testing
 
 @testable import PaylogStore
 
 /// Write sessions queued together share one transaction and one fsync, each keeping its own outcome, and appends
-/// take turns with them (``Writer``).
-@Suite("Session groups")
+/// take turns with them (``Writer``). Each test holds the writer (``WriterHold``), lines jobs up behind it in a
+/// chosen order, then lets it go.
+@Suite("Session groups", .timeLimit(.minutes(1)))
 struct SessionGroupTests {
     private static func text(_ event: RecordedEvent) throws -> String {
         String(decoding: try event.payload, as: UTF8.self)
     }
 
-    /// Queues `count` sessions behind `hold`, one after the other, session `index` running `body(index, session)`.
-    private static func queueSessions<R: Sendable>(
-        _ count: Int, on store: EventStore, behind hold: WriterHold,
-        _ body: @escaping @Sendable (Int, WriteSession) throws -> R
-    ) async throws -> [Task<R, any Error>] {
-        var sessions: [Task<R, any Error>] = []
-        for index in 0..<count {
-            sessions.append(Task { try await store.withWriteSession { try body(index, $0) } })
-            try await hold.waitUntilQueued(index + 1)
+    /// A store in `dir` with its writer held. Its session groups take sessions for a minute, so that however slowly
+    /// the sessions run here they join one group: time is not what the tests using it are about.
+    private static func heldStore(
+        in dir: TemporaryDirectory, projections: [any InlineProjection] = []
+    ) async throws -> (EventStore, WriterHold) {
+        let store = try EventStore(path: dir.path, projections: projections)
+        store.writer.setSessionGroupSeconds(60)
+        do {
+            return (store, try await WriterHold(store))
+        } catch {
+            store.close()
+            throw error
         }
-        return sessions
     }
 
     @Test("sessions queued together commit once; each sees the ones before it; one that throws leaves the others committed")
@@ -30,46 +34,34 @@ struct SessionGroupTests {
         struct Abandon: Error {}
         let dir = TemporaryDirectory()
         defer { dir.remove() }
-        let store = try EventStore(path: dir.path, projections: [CountingProjection()])
+        let (store, hold) = try await Self.heldStore(in: dir, projections: [CountingProjection()])
         defer { store.close() }
         let runs = SessionRuns(sessions: 4)
-        let hold = try await WriterHold(store)
-        let first = Task {
-            try await store.withWriteSession { session in
-                runs.ran(0)
-                return try session.append([StoreFixtures.event("Tick", "one")], to: "pay-1", expecting: .noStream).versions
-            }
+        let first = hold.queueSession { session in
+            runs.ran(0)
+            return try session.append([StoreFixtures.event("Tick", "one")], to: "pay-1", expecting: .noStream).versions
         }
-        try await hold.waitUntilQueued(1)
         // Sees the first session's append, not yet committed.
-        let second = Task {
-            try await store.withWriteSession { session in
-                runs.ran(1)
-                return try session.append([StoreFixtures.event("Tick", "two")], to: "pay-1", expecting: .exact(1)).versions
-            }
+        let second = hold.queueSession { session in
+            runs.ran(1)
+            return try session.append([StoreFixtures.event("Tick", "two")], to: "pay-1", expecting: .exact(1)).versions
         }
-        try await hold.waitUntilQueued(2)
-        let third = Task {
-            try await store.withWriteSession { session -> ClosedRange<UInt64> in
-                runs.ran(2)
-                _ = try session.append([StoreFixtures.event("Tick", "abandoned")], to: "pay-2", expecting: .noStream)
-                throw Abandon()
-            }
+        let third = hold.queueSession { session -> ClosedRange<UInt64> in
+            runs.ran(2)
+            _ = try session.append([StoreFixtures.event("Tick", "abandoned")], to: "pay-2", expecting: .noStream)
+            throw Abandon()
         }
-        try await hold.waitUntilQueued(3)
-        let fourth = Task {
-            try await store.withWriteSession { session in
-                runs.ran(3)
-                return try session.append([StoreFixtures.event("Tick", "four")], to: "pay-3", expecting: .noStream).positions
-            }
+        let fourth = hold.queueSession { session in
+            runs.ran(3)
+            return try session.append([StoreFixtures.event("Tick", "four")], to: "pay-3", expecting: .noStream).positions
         }
-        try await hold.waitUntilQueued(4)
-        await hold.release()
+        #expect(hold.queued == 4)
+        hold.release()
 
-        #expect(try await first.value == 1...1)
-        #expect(try await second.value == 2...2)
-        await #expect(throws: EventStoreError.self) { try await third.value }
-        #expect(try await fourth.value == 3...3)
+        #expect(try await first.value() == 1...1)
+        #expect(try await second.value() == 2...2)
+        await #expect(throws: EventStoreError.self) { try await third.value() }
+        #expect(try await fourth.value() == 3...3)
         // The third threw in the first run, before the fourth ran: the group ran again without it.
         #expect(runs.value == [2, 2, 1, 1])
         #expect(store.writerStatistics.sessionCommits == 1)
@@ -84,43 +76,33 @@ struct SessionGroupTests {
     func lateFailureInAGroup() async throws {
         let dir = TemporaryDirectory()
         defer { dir.remove() }
-        let store = try EventStore(path: dir.path, projections: [RefusingProjection()])
+        let (store, hold) = try await Self.heldStore(in: dir, projections: [RefusingProjection()])
         defer { store.close() }
-        let hold = try await WriterHold(store)
-        let before = Task {
-            try await store.withWriteSession { session in
-                try session.append([StoreFixtures.event("Tick", "before")], to: "pay-a", expecting: .noStream).positions
-            }
+        let before = hold.queueSession { session in
+            try session.append([StoreFixtures.event("Tick", "before")], to: "pay-a", expecting: .noStream).positions
         }
-        try await hold.waitUntilQueued(1)
         let poisoned = [StoreFixtures.event("Tick", "written, then refused"), StoreFixtures.event("Poison")]
-        let refused = Task {
-            try await store.withWriteSession { session -> [String] in
-                var notes: [String] = []
-                do {
-                    _ = try session.append(poisoned, to: "pay-b", expecting: .noStream)
-                    notes.append("unexpected")
-                } catch let error as EventStoreError {
-                    guard case .projectionRefused = error else { throw error }
-                    notes.append("refused")
-                }
-                notes.append("known \(try session.event(id: poisoned[0].id) != nil)")
-                notes.append("retry \(try session.append([StoreFixtures.event("Tick", "retry")], to: "pay-b", expecting: .noStream).positions)")
-                return notes
+        let refused = hold.queueSession { session -> [String] in
+            var notes: [String] = []
+            do {
+                _ = try session.append(poisoned, to: "pay-b", expecting: .noStream)
+                notes.append("unexpected")
+            } catch let error as EventStoreError {
+                guard case .projectionRefused = error else { throw error }
+                notes.append("refused")
             }
+            notes.append("known \(try session.event(id: poisoned[0].id) != nil)")
+            notes.append("retry \(try session.append([StoreFixtures.event("Tick", "retry")], to: "pay-b", expecting: .noStream).positions)")
+            return notes
         }
-        try await hold.waitUntilQueued(2)
-        let after = Task {
-            try await store.withWriteSession { session in
-                try session.append([StoreFixtures.event("Tick", "after")], to: "pay-c", expecting: .noStream).positions
-            }
+        let after = hold.queueSession { session in
+            try session.append([StoreFixtures.event("Tick", "after")], to: "pay-c", expecting: .noStream).positions
         }
-        try await hold.waitUntilQueued(3)
-        await hold.release()
+        hold.release()
 
-        #expect(try await before.value == 1...1)
-        #expect(try await refused.value == ["refused", "known false", "retry 2...2"])
-        #expect(try await after.value == 3...3)
+        #expect(try await before.value() == 1...1)
+        #expect(try await refused.value() == ["refused", "known false", "retry 2...2"])
+        #expect(try await after.value() == 3...3)
         #expect(store.writerStatistics.sessionCommits == 1)
         #expect(try store.read().map(Self.text) == ["before", "retry", "after"])
         #expect(try RefusingProjection.applied(store) == 3)
@@ -131,23 +113,49 @@ struct SessionGroupTests {
     func appendsGoBeforeQueuedSessions() async throws {
         let dir = TemporaryDirectory()
         defer { dir.remove() }
-        let store = try EventStore(path: dir.path)
+        let (store, hold) = try await Self.heldStore(in: dir)
         defer { store.close() }
-        let hold = try await WriterHold(store)
-        let sessions = try await Self.queueSessions(3, on: store, behind: hold) { index, session in
-            try session.append([StoreFixtures.event("Tick", "session \(index)")], to: "upload-\(index)").positions
+        let sessions = (0..<3).map { index in
+            hold.queueSession { session in
+                try session.append([StoreFixtures.event("Tick", "session \(index)")], to: "upload-\(index)").positions
+            }
         }
-        let till = Task { try await store.append([StoreFixtures.event("Tick", "till")], to: "till").positions }
-        try await hold.waitUntilQueued(4)
-        await hold.release()
+        let till = hold.queueAppend([StoreFixtures.event("Tick", "till")], to: "till")
+        #expect(hold.queued == 4)
+        hold.release()
 
         // The till's append went first, though queued last; the sessions then shared one commit, in their order.
-        #expect(try await till.value == 1...1)
+        #expect(try await till.value().positions == 1...1)
         var positions: [ClosedRange<UInt64>] = []
-        for session in sessions { positions.append(try await session.value) }
+        for session in sessions { positions.append(try await session.value()) }
         #expect(positions == [2...2, 3...3, 4...4])
         #expect(store.writerStatistics.sessionCommits == 1)
         #expect(try store.read().map(Self.text) == ["till", "session 0", "session 1", "session 2"])
+    }
+
+    @Test("after a task the appends queued behind it go first, wherever they stand, then the sessions in one group")
+    func sessionsAreNotStarvedByAppends() async throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        let (store, hold) = try await Self.heldStore(in: dir)
+        defer { store.close() }
+        let firstAppend = hold.queueAppend([StoreFixtures.event("Tick", "append 1")], to: "till-1")
+        let firstSession = hold.queueSession { session in
+            try session.append([StoreFixtures.event("Tick", "session 1")], to: "upload-1").positions
+        }
+        let secondAppend = hold.queueAppend([StoreFixtures.event("Tick", "append 2")], to: "till-2")
+        let secondSession = hold.queueSession { session in
+            try session.append([StoreFixtures.event("Tick", "session 2")], to: "upload-2").positions
+        }
+        hold.release()
+
+        // After the holding task the appends go first (both), then the sessions, in one group.
+        #expect(try await firstAppend.value().positions == 1...1)
+        #expect(try await secondAppend.value().positions == 2...2)
+        #expect(try await firstSession.value() == 3...3)
+        #expect(try await secondSession.value() == 4...4)
+        #expect(store.writerStatistics.sessionCommits == 1)
+        #expect(store.writerStatistics.commits == 1)
     }
 
     @Test("a group stops taking sessions once its sessions have run for about 10 ms")
@@ -157,13 +165,15 @@ struct SessionGroupTests {
         let store = try EventStore(path: dir.path)
         defer { store.close() }
         let hold = try await WriterHold(store)
-        let sessions = try await Self.queueSessions(6, on: store, behind: hold) { index, session in
-            // Each session takes at least 4 ms: at most three fit in the 10 ms a group takes sessions for.
-            Thread.sleep(forTimeInterval: 0.004)
-            _ = try session.append([StoreFixtures.event("Tick", "session \(index)")], to: "upload-\(index)")
+        let sessions = (0..<6).map { index in
+            hold.queueSession { session in
+                // Each session takes at least 4 ms: at most three fit in the 10 ms a group takes sessions for.
+                Thread.sleep(forTimeInterval: 0.004)
+                _ = try session.append([StoreFixtures.event("Tick", "session \(index)")], to: "upload-\(index)")
+            }
         }
-        await hold.release()
-        for session in sessions { try await session.value }
+        hold.release()
+        for session in sessions { try await session.value() }
 
         #expect(store.writerStatistics.sessions == 6)
         #expect(store.writerStatistics.largestSessionGroup <= 3)
@@ -175,15 +185,16 @@ struct SessionGroupTests {
     func groupsAreBoundedInEvents() async throws {
         let dir = TemporaryDirectory()
         defer { dir.remove() }
-        let store = try EventStore(path: dir.path)
+        let (store, hold) = try await Self.heldStore(in: dir)
         defer { store.close() }
-        let hold = try await WriterHold(store)
-        let sessions = try await Self.queueSessions(3, on: store, behind: hold) { index, session in
-            let events = (0..<100).map { StoreFixtures.event("Tick", "session \(index) event \($0)") }
-            _ = try session.append(events, to: "upload-\(index)", expecting: .noStream)
+        let sessions = (0..<3).map { index in
+            hold.queueSession { session in
+                let events = (0..<100).map { StoreFixtures.event("Tick", "session \(index) event \($0)") }
+                _ = try session.append(events, to: "upload-\(index)", expecting: .noStream)
+            }
         }
-        await hold.release()
-        for session in sessions { try await session.value }
+        hold.release()
+        for session in sessions { try await session.value() }
 
         // 100 events, under 128: the second joins; 200 then: the third waits for the next commit.
         #expect(Writer.sessionGroupEvents == 128)
@@ -193,7 +204,48 @@ struct SessionGroupTests {
         #expect(try store.verifyChain().isIntact)
     }
 
-    @Test("a session queued on a closed store fails with closed")
+    @Test("when a group's transaction fails as a whole (the map cannot grow), each session runs again alone: only the one too large fails")
+    func wholeGroupFailureIsNotBlamedOnOthers() async throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        let size = 2 << 20
+        let store = try EventStore(
+            path: dir.path, options: EnvironmentOptions(initialMapSize: size, maximumMapSize: size, mappedMemoryBudget: nil))
+        defer { store.close() }
+        store.writer.setSessionGroupSeconds(60)
+        let hold = try await WriterHold(store)
+        let small = { (name: String) in
+            hold.queueSession { session in
+                try session.append([StoreFixtures.event("Tick", name)], to: name, expecting: .noStream).positions
+            }
+        }
+        let before = small("before")
+        // 600 incompressible 4 KiB payloads: more than the 2 MiB map can hold.
+        var generator = SystemRandomNumberGenerator()
+        let large = (0..<600).map { _ in
+            NewEvent(
+                id: UUID(), type: "Tick", payload: Data((0..<4096).map { _ in UInt8.random(in: 0...255, using: &generator) }),
+                observedAt: Timestamp(microseconds: 1_700_000_000_000_000), correlationID: "c", causationID: "c", actor: "test")
+        }
+        let tooLarge = hold.queueSession { session in
+            _ = try session.append(large, to: "too-large", expecting: .noStream)
+        }
+        let after = small("after")
+        hold.release()
+
+        #expect(try await before.value() == 1...1)
+        await #expect {
+            try await tooLarge.value()
+        } throws: { error in
+            guard case .storage(let cause) = error as? EventStoreError else { return false }
+            return cause.isMapFull
+        }
+        #expect(try await after.value() == 2...2)
+        #expect(try store.read().map(Self.text) == ["before", "after"])
+        #expect(try store.verifyChain().isIntact)
+    }
+
+    @Test("a session on a closed store fails with closed")
     func closedStore() async throws {
         let dir = TemporaryDirectory()
         defer { dir.remove() }
