@@ -213,7 +213,8 @@ if [ -n "$PERF_DOC" ] && [ "${#PROBLEMS[@]}" = 0 ]; then
         echo "- Binary: \`paylog\`, $PAYLOG_BUILD build. Fresh store; one \`paylog serve --port 0\`."
         echo "- Command: \`$COMMAND\` (DURATION=$DURATION CONNECTIONS=$CONNECTIONS THREADS=$THREADS)."
         echo "- Work: each request POSTs \`/v1/observations\` with one \`request\` line for a payment of its own"
-        echo "  (a SumUp launch URL), so every request appends one event through the group-commit writer."
+        echo "  (a SumUp launch URL), so every request appends one event, in a write session the writer groups with the"
+        echo "  sessions queued beside it (one commit for the group)."
         echo
         echo "| figure | value |"
         echo "|---|---|"
