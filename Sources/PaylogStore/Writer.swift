@@ -19,7 +19,9 @@ import LMDBKit
 /// Write sessions (``EventStore/withWriteSession(_:)``) are grouped the same way: the sessions queued together run one
 /// after the other in one write transaction and share its fsync, each with its own checks and outcome. A session
 /// group stops taking more once it has run for ``sessionGroupSeconds``, so that appends waiting behind it are not
-/// held longer than that and one session, and once its sessions have appended ``sessionGroupEvents`` events.
+/// held longer than that and one session, and once its sessions have appended ``sessionGroupEvents`` events. (After a
+/// storage failure, rare, its sessions may run again one transaction each before the appends: see
+/// ``commitSessions(startingWith:joining:)``.)
 ///
 /// Appends and other work take turns: after a session or a task has run, every append queued meanwhile, wherever it
 /// stands in the queue, is committed before the next session or task; after a group of appends, the next session
@@ -223,11 +225,15 @@ final class Writer: @unchecked Sendable {
     /// append failing at once, as a lone session would; each such failure costs the group one more run. When the
     /// transaction fails as a whole (its commit, or a storage error such as a map that cannot grow further), each
     /// session runs again in a transaction of its own (`joining` false), so that one session's failure is not
-    /// blamed on the others.
+    /// blamed on the others; so does, after the group, a session whose own append met a storage error in the shared
+    /// transaction (it may not have met it alone).
     private func commitSessions(startingWith first: SessionJob, joining: Bool = true) {
         var group = [first]
         var failedLate: [[Int: EventStoreError]] = [[:]]
         var leftOut: [Int: EventStoreError] = [:]
+        // Sessions left out for a storage error of their own append (a transaction too large, say), which the others'
+        // writes in the shared transaction may have caused: each runs again alone after the group.
+        var aloneAfter: Set<Int> = []
         let start = MonotonicCondition.now()
         let budget = UInt64(max(sessionGroupSeconds, 0) * 1e9)
         var eventsAppended = 0
@@ -274,7 +280,10 @@ final class Writer: @unchecked Sendable {
                 }
             } catch SessionFailure.late(let index, let late) {
                 switch late.error {
-                case .storage, .closed: leftOut[index] = late.error
+                case .storage:
+                    leftOut[index] = late.error
+                    if group.count > 1 { aloneAfter.insert(index) }
+                case .closed: leftOut[index] = late.error
                 default: failedLate[index][late.index] = late.error
                 }
                 continue
@@ -286,8 +295,14 @@ final class Writer: @unchecked Sendable {
                 // as a map that cannot grow any further): run each session again on its own, so that only those
                 // that fail alone fail.
                 if group.count > 1 {
+                    // Sessions left out for their own body's error answered without a transaction.
+                    statistics.recordSessions(leftOut.count - aloneAfter.count, transactions: 0)
                     for (index, session) in group.enumerated() {
-                        if let error = leftOut[index] { session.fail(error) } else { commitSessions(startingWith: session, joining: false) }
+                        if let error = leftOut[index], !aloneAfter.contains(index) {
+                            session.fail(error)
+                        } else {
+                            commitSessions(startingWith: session, joining: false)
+                        }
                     }
                     return
                 }
@@ -297,10 +312,16 @@ final class Writer: @unchecked Sendable {
             }
             break
         }
-        statistics.recordSessions(group.count)
+        statistics.recordSessions(group.count - aloneAfter.count)
         statistics.observe(eventsAppended: eventsAppended)
         for (index, session) in group.enumerated() {
-            if let answer = answers[index] { answer() } else { session.fail(leftOut[index] ?? .closed) }
+            if let answer = answers[index] {
+                answer()
+            } else if aloneAfter.contains(index) {
+                commitSessions(startingWith: session, joining: false)
+            } else {
+                session.fail(leftOut[index] ?? .closed)
+            }
         }
     }
 

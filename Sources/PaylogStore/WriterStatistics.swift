@@ -54,12 +54,13 @@ public final class WriterStatistics: Sendable {
         return Int64(time.tv_sec) * 1_000_000_000 + Int64(time.tv_nsec)
     }
 
-    /// Counts a write transaction that ran `count` write sessions (whether or not it committed).
-    func recordSessions(_ count: Int) {
+    /// Counts `count` write sessions answered, by `transactions` write transactions that ended with them (committed
+    /// or not): one for a group, none for sessions answered with their own error without one.
+    func recordSessions(_ count: Int, transactions: Int = 1) {
         sessionState.withLock { value in
-            value.commits += 1
+            value.commits += transactions
             value.sessions += count
-            value.largestGroup = max(value.largestGroup, count)
+            if transactions > 0 { value.largestGroup = max(value.largestGroup, count) }
         }
     }
 
@@ -94,9 +95,10 @@ public final class WriterStatistics: Sendable {
         return Double(nanoseconds) / 1e9
     }
     /// Groups of write sessions ended so far (``EventStore/withWriteSession(_:)``), each one write transaction that
-    /// committed or failed (its runs again not counted); not counted in ``commits``.
+    /// committed or failed (its runs again not counted); a group that failed as a whole counts as the transactions
+    /// its sessions then ran in alone. Not counted in ``commits``.
     public var sessionCommits: Int { sessionState.withLock { $0.commits } }
-    /// Write sessions run so far, committed or not.
+    /// Write sessions answered so far, committed or not.
     public var sessions: Int { sessionState.withLock { $0.sessions } }
     /// The most write sessions run in one transaction.
     public var largestSessionGroup: Int { sessionState.withLock { $0.largestGroup } }

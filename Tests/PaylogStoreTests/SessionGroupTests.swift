@@ -35,7 +35,11 @@ struct SessionGroupTests {
         let dir = TemporaryDirectory()
         defer { dir.remove() }
         let (store, hold) = try await Self.heldStore(in: dir, projections: [CountingProjection()])
-        defer { store.close() }
+        // The hold first: a test that stopped before its release would otherwise leave the close waiting for ever.
+        defer {
+            hold.release()
+            store.close()
+        }
         let runs = SessionRuns(sessions: 4)
         let first = hold.queueSession { session in
             runs.ran(0)
@@ -77,7 +81,11 @@ struct SessionGroupTests {
         let dir = TemporaryDirectory()
         defer { dir.remove() }
         let (store, hold) = try await Self.heldStore(in: dir, projections: [RefusingProjection()])
-        defer { store.close() }
+        // The hold first: a test that stopped before its release would otherwise leave the close waiting for ever.
+        defer {
+            hold.release()
+            store.close()
+        }
         let before = hold.queueSession { session in
             try session.append([StoreFixtures.event("Tick", "before")], to: "pay-a", expecting: .noStream).positions
         }
@@ -114,7 +122,11 @@ struct SessionGroupTests {
         let dir = TemporaryDirectory()
         defer { dir.remove() }
         let (store, hold) = try await Self.heldStore(in: dir)
-        defer { store.close() }
+        // The hold first: a test that stopped before its release would otherwise leave the close waiting for ever.
+        defer {
+            hold.release()
+            store.close()
+        }
         let sessions = (0..<3).map { index in
             hold.queueSession { session in
                 try session.append([StoreFixtures.event("Tick", "session \(index)")], to: "upload-\(index)").positions
@@ -138,7 +150,11 @@ struct SessionGroupTests {
         let dir = TemporaryDirectory()
         defer { dir.remove() }
         let (store, hold) = try await Self.heldStore(in: dir)
-        defer { store.close() }
+        // The hold first: a test that stopped before its release would otherwise leave the close waiting for ever.
+        defer {
+            hold.release()
+            store.close()
+        }
         let firstAppend = hold.queueAppend([StoreFixtures.event("Tick", "append 1")], to: "till-1")
         let firstSession = hold.queueSession { session in
             try session.append([StoreFixtures.event("Tick", "session 1")], to: "upload-1").positions
@@ -186,7 +202,11 @@ struct SessionGroupTests {
         let dir = TemporaryDirectory()
         defer { dir.remove() }
         let (store, hold) = try await Self.heldStore(in: dir)
-        defer { store.close() }
+        // The hold first: a test that stopped before its release would otherwise leave the close waiting for ever.
+        defer {
+            hold.release()
+            store.close()
+        }
         let sessions = (0..<3).map { index in
             hold.queueSession { session in
                 let events = (0..<100).map { StoreFixtures.event("Tick", "session \(index) event \($0)") }
@@ -211,37 +231,49 @@ struct SessionGroupTests {
         let size = 2 << 20
         let store = try EventStore(
             path: dir.path, options: EnvironmentOptions(initialMapSize: size, maximumMapSize: size, mappedMemoryBudget: nil))
-        defer { store.close() }
         store.writer.setSessionGroupSeconds(60)
         let hold = try await WriterHold(store)
-        let small = { (name: String) in
+        defer {
+            hold.release()
+            store.close()
+        }
+        let runs = SessionRuns(sessions: 4)
+        let small = { (index: Int, name: String) in
             hold.queueSession { session in
-                try session.append([StoreFixtures.event("Tick", name)], to: name, expecting: .noStream).positions
+                runs.ran(index)
+                return try session.append([StoreFixtures.event("Tick", name)], to: name, expecting: .noStream).positions
             }
         }
-        let before = small("before")
+        let before = small(0, "before")
+        let beside = small(1, "beside")
         // 600 incompressible 4 KiB payloads: more than the 2 MiB map can hold.
         var generator = SystemRandomNumberGenerator()
         let large = (0..<600).map { _ in
-            NewEvent(
-                id: UUID(), type: "Tick", payload: Data((0..<4096).map { _ in UInt8.random(in: 0...255, using: &generator) }),
+            let words = (0..<512).map { _ in generator.next() }
+            return NewEvent(
+                id: UUID(), type: "Tick", payload: words.withUnsafeBytes { Data($0) },
                 observedAt: Timestamp(microseconds: 1_700_000_000_000_000), correlationID: "c", causationID: "c", actor: "test")
         }
         let tooLarge = hold.queueSession { session in
+            runs.ran(2)
             _ = try session.append(large, to: "too-large", expecting: .noStream)
         }
-        let after = small("after")
+        let after = small(3, "after")
         hold.release()
 
         #expect(try await before.value() == 1...1)
+        #expect(try await beside.value() == 2...2)
         await #expect {
             try await tooLarge.value()
         } throws: { error in
             guard case .storage(let cause) = error as? EventStoreError else { return false }
             return cause.isMapFull
         }
-        #expect(try await after.value() == 2...2)
-        #expect(try store.read().map(Self.text) == ["before", "after"])
+        #expect(try await after.value() == 3...3)
+        // The first two ran in the group that failed, then each alone; the large one in the group and alone (the map
+        // grows by running the body again only while it can grow); the last in a group of its own after them.
+        #expect(runs.value[0] == 2 && runs.value[1] == 2 && runs.value[3] == 1, "\(runs.value)")
+        #expect(try store.read().map(Self.text) == ["before", "beside", "after"])
         #expect(try store.verifyChain().isIntact)
     }
 
