@@ -9,7 +9,7 @@
 # so that a change can be judged on the same spell of the machine. Settings (environment): RUNS (default 3, for the single-client bodies), SECONDS_EACH
 # (wrk duration, default 10), STORES (the directory the stores are made in, default .build/http-bodies-bench:
 # on the repository's disk, since a tmpfs would make every fsync free), SCENARIOS (the scenarios to run, separated by
-# spaces, say "uploads-4 wrk-8-c64"; default all). Needs wrk, curl and python3.
+# spaces, say "uploads-4 wrk-8-c64"; default all), INGEST_BATCH_LINES (below). Needs wrk, curl and python3.
 #
 # Scenarios, each on a fresh store and a fresh `paylog serve --port 0`:
 #   body-6k      one client POSTs one body of 6,000 lines (2,000 SumUp payments: request, app switch, callback);
@@ -18,6 +18,10 @@
 #                every 40 ms; prints the body's seconds and the other client's median and slowest answer.
 #   uploads-4    four clients each POST a body of 60,000 lines at once while another records a payment every 40 ms;
 #                prints the four bodies' seconds (the slowest) and the other client's median and slowest answer.
+#   ingest-beside `paylog ingest` of the four uploads' 240,000 lines in another process, on the server's store, while a client
+#                records a payment through the server every 40 ms; prints the ingest's seconds and the client's median
+#                and slowest answer (LMDB's writer lock is the processes' only turn-taking). INGEST_BATCH_LINES
+#                (say "8192 2048 1024") runs it once per `--batch-lines` value; by default, without the option.
 #   wrk-N-cC     wrk with C connections (64, 4) for SECONDS_EACH seconds, each request a body of N request lines
 #                (1, 8, 9, 64: 8 is the most recorded line by line) for payments of their own; prints requests/s,
 #                lines/s and p99 latency.
@@ -204,6 +208,29 @@ for binary in "${BINARIES[@]}"; do
         slowest=$(python3 -c "print(max($slowest, $seconds))")
     done
     echo "| uploads-4 | \`$binary\` | 1 | $slowest s for all four, $(python3 -c "print(round(240000 / $slowest))") lines/s; a payment recorded meanwhile every 40 ms: $live$STOPPED |"
+done
+
+cat "$WORK"/upload-[1-4].jsonl >"$WORK/240k.jsonl"
+for binary in "${BINARIES[@]}"; do
+    wanted ingest-beside || break
+    for lines in ${INGEST_BATCH_LINES:-default}; do
+        batch_args=()
+        [ "$lines" = default ] || batch_args=(--batch-lines "$lines")
+        fresh "$binary"
+        (
+            start=$(date +%s.%N)
+            "$binary" ingest --store "$WORK/store" --json "${batch_args[@]}" "$WORK/240k.jsonl" >"$WORK/ingest.json"
+            python3 -c "import time; print(f'{time.time() - $start:.2f}')" >"$WORK/ingest.seconds"
+        ) &
+        INGEST=$!
+        live=$(live)
+        wait "$INGEST" || fail "$binary: paylog ingest beside the server failed"
+        seconds=$(cat "$WORK/ingest.seconds")
+        accepted=$(python3 -c "import json; print(json.load(open('$WORK/ingest.json'))['accepted'])")
+        stop "$binary"
+        [ "$accepted" = 240000 ] || fail "$binary: ingest-beside accepted $accepted of 240000 lines"
+        echo "| ingest-beside ($lines) | \`$binary\` | 1 | $seconds s, $(python3 -c "print(round(240000 / $seconds))") lines/s; a payment recorded through the server meanwhile every 40 ms: $live$STOPPED |"
+    done
 done
 
 for connections in 64 4; do

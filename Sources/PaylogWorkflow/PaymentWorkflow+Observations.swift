@@ -365,11 +365,15 @@ extension PaymentWorkflow {
     /// `appended`, when given, is told what each recorded line appended (lines that appended nothing are not told),
     /// in line order, once the line's batch is durable.
     public func ingest(
-        lines: some Sequence<String>, defaultKind: String? = nil, batchSize: Int = 8_192,
+        lines: some Sequence<String>, defaultKind: String? = nil, batchSize: Int = PaymentWorkflow.defaultIngestBatchSize,
         appended: ((AppendedEvents) -> Void)? = nil
     ) async -> IngestReport {
         await ingest(lines: lines, defaultKind: defaultKind, batchSize: batchSize, observingBatches: nil, recorder: nil, appended: appended)
     }
+
+    /// The most lines an ingest records per write transaction unless told otherwise (`paylog ingest --batch-lines`):
+    /// 8,192 (see ``ingest(lines:defaultKind:batchSize:appended:)`` for why larger batches are cheaper per line).
+    public static let defaultIngestBatchSize = 8_192
 
     /// How a batch is recorded: the batch, and what to call on the writer thread once every line is recorded.
     typealias BatchRecorder = @Sendable ([PreparedObservation], @escaping @Sendable () -> Void) async -> RecordedBatch
