@@ -18,10 +18,11 @@
 #                every 40 ms; prints the body's seconds and the other client's median and slowest answer.
 #   uploads-4    four clients each POST a body of 60,000 lines at once while another records a payment every 40 ms;
 #                prints the four bodies' seconds (the slowest) and the other client's median and slowest answer.
-#   ingest-beside `paylog ingest` of the four uploads' 240,000 lines in another process, on the server's store, while a client
-#                records a payment through the server every 40 ms; prints the ingest's seconds and the client's median
-#                and slowest answer (LMDB's writer lock is the processes' only turn-taking). INGEST_BATCH_LINES
-#                (say "8192 2048 1024") runs it once per `--batch-lines` value; by default, without the option.
+#   ingest-beside  `paylog ingest` of the four uploads' 240,000 lines in another process, on the server's store,
+#                while a client records a payment through the server every 40 ms; prints the ingest's seconds and the
+#                client's median and slowest answer (LMDB's writer lock is the processes' only turn-taking). INGEST_BATCH_LINES
+#                (say "8192 2048 1024") runs it once per `--batch-lines` value (OTHER_BIN builds need the option
+#                too); by default, without the option. The payments are recorded only while the ingest runs.
 #   wrk-N-cC     wrk with C connections (64, 4) for SECONDS_EACH seconds, each request a body of N request lines
 #                (1, 8, 9, 64: 8 is the most recorded line by line) for payments of their own; prints requests/s,
 #                lines/s and p99 latency.
@@ -139,6 +140,21 @@ live() {
     python3 -c "l = sorted(float(x) for x in open('$WORK/live.txt')); print(f'{l[len(l) // 2] * 1000:.1f} ms median, {l[-1] * 1000:.1f} ms slowest')"
 }
 
+# live_while PID: records a payment (POST /v1/payments) every 40 ms for as long as process PID runs (at most 1,000
+# times), appending each answer's seconds to live.txt; prints the median, the slowest and how many were recorded.
+live_while() {
+    : >"$WORK/live.txt"
+    local i=0
+    while kill -0 "$1" 2>/dev/null && [ "$i" -lt 1000 ]; do
+        i=$((i + 1))
+        sleep 0.04
+        curl -s -o /dev/null -w '%{time_total}\n' -X POST "$BASE/v1/payments" -H "Authorization: Bearer $PAYLOG_KEY" \
+            -d "{\"payment\":\"live-$i\",\"url\":\"sumupmerchant://pay/1.0?amount=1.00&currency=EUR&affiliate-key=k&foreign-tx-id=live-$i&callbacksuccess=myshop%3A%2F%2Fok&callbackfail=myshop%3A%2F%2Ffail\"}" \
+            >>"$WORK/live.txt"
+    done
+    python3 -c "l = sorted(float(x) for x in open('$WORK/live.txt')); print(f'{l[len(l) // 2] * 1000:.1f} ms median, {l[-1] * 1000:.1f} ms slowest of {len(l)}')"
+}
+
 # post FILE: POSTs FILE as one body; prints "seconds lines accepted", or "seconds error CODE" when the answer is
 # not a report (a body that outlasted the server's request timeout, say).
 post() {
@@ -218,14 +234,15 @@ for binary in "${BINARIES[@]}"; do
         [ "$lines" = default ] || batch_args=(--batch-lines "$lines")
         fresh "$binary"
         (
-            start=$(date +%s.%N)
-            "$binary" ingest --store "$WORK/store" --json "${batch_args[@]}" "$WORK/240k.jsonl" >"$WORK/ingest.json"
-            python3 -c "import time; print(f'{time.time() - $start:.2f}')" >"$WORK/ingest.seconds"
+            start=$(date +%s%N)
+            "$binary" ingest --store "$WORK/store" --json ${batch_args[@]+"${batch_args[@]}"} "$WORK/240k.jsonl" >"$WORK/ingest.json"
+            echo $(( ($(date +%s%N) - start) / 1000000 )) >"$WORK/ingest.ms"
         ) &
         INGEST=$!
-        live=$(live)
+        # The till's payments only while the ingest runs, so that none of them falls after it.
+        live=$(live_while "$INGEST")
         wait "$INGEST" || fail "$binary: paylog ingest beside the server failed"
-        seconds=$(cat "$WORK/ingest.seconds")
+        seconds=$(python3 -c "print(f'{$(cat "$WORK/ingest.ms") / 1000:.2f}')")
         accepted=$(python3 -c "import json; print(json.load(open('$WORK/ingest.json'))['accepted'])")
         stop "$binary"
         [ "$accepted" = 240000 ] || fail "$binary: ingest-beside accepted $accepted of 240000 lines"

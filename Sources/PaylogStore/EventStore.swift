@@ -209,7 +209,7 @@ public final class EventStore: Sendable {
     /// when a session of the group failed and the group ran again).
     ///
     /// Keep `body` short: other appends wait while it runs (ingest's batches of up to 8,192 lines hold the writer
-    /// for about 100 ms). It must have no effects outside the session and must derive what it appends from what the
+    /// for 60–80 ms). It must have no effects outside the session and must derive what it appends from what the
     /// session reads, because it runs again from the start: when the map has to grow; when an append failed after
     /// it began writing (a projection refused its event; that append then fails at once in the new run, so the body
     /// sees the same outcome as if it had never written); when another session of its group failed (then it may

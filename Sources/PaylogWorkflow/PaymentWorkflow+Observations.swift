@@ -360,7 +360,7 @@ extension PaymentWorkflow {
     /// 55.8 k ev/s, 8,192 64.1 k, medians of five alternating runs; Docs/performance.md). Until this, batches
     /// doubled from 512 lines, and the writer waited for each to fill: reading the next, twice as large, took the
     /// parsing side longer than recording the last took the writer.
-    /// A batch holds the writer for its whole session (about 100 ms for 8,192 lines): other appends wait that long.
+    /// A batch holds the writer for its whole session (60–80 ms for 8,192 lines): other appends wait that long.
     ///
     /// `appended`, when given, is told what each recorded line appended (lines that appended nothing are not told),
     /// in line order, once the line's batch is durable.
@@ -386,8 +386,8 @@ extension PaymentWorkflow {
         recorder: BatchRecorder? = nil, appended: ((AppendedEvents) -> Void)? = nil
     ) async -> IngestReport {
         let recordBatch: BatchRecorder = recorder ?? { batch, whenRecorded in await self.record(batch, whenRecorded: whenRecorded) }
-        // Two batches handed on at most: one recording, one waiting, so the side that is ahead (parsing or
-        // recording) does not stall on the other's slower batches.
+        // Two batches handed on at most (one recording, one waiting) beside the one being read, so the side that is
+        // ahead (parsing or recording) does not stall on the other's slower batches.
         let batchesAhead = 2
         let largest = max(batchSize, 1)
         let minimumBatch = min(512, largest)
@@ -407,8 +407,8 @@ extension PaymentWorkflow {
         // and the one after is parsed and prepared here, on the other core. Each is recorded only once the one
         // before it is durable (its task awaits the previous one), so lines are still recorded in order.
         var inFlight: [Task<RecordedBatch, Never>] = []
-        // The lines of each batch in `inFlight`, held here until its task's result is taken, so that the batch is
-        // freed on this side (thousands of lines' strings and values, about 0.7 µs a line) rather than by the last
+        // The lines of each batch in `inFlight`, held here until its task's result is taken and the next batch is
+        // handed on, so that the batch is freed on this side (thousands of lines' strings and values, about 0.7 µs a line) rather than by the last
         // of the writer thread and the task's thread to let go of it: both sit on the path from one batch's commit
         // to the next batch's start, and the writer is the ingest's limit.
         var inFlightLines: [[PreparedObservation]] = []
@@ -444,17 +444,19 @@ extension PaymentWorkflow {
                 batch.append(PreparedObservation(number: index + 1, observation: observation))
             }
             guard batch.count >= largest || (batch.count >= minimumBatch && recorded.lastRecorded == handedOn) else { continue }
-            if inFlight.count >= batchesAhead {
-                take(await inFlight.removeFirst().value)
-                inFlightLines.removeFirst()
-            }
+            let full = inFlight.count >= batchesAhead
+            if full { take(await inFlight.removeFirst().value) }
             handOn(batch)
+            // Freed once the next batch is on its way: the writer may be waiting for it.
+            if full { inFlightLines.removeFirst() }
             batch.removeAll(keepingCapacity: true)
         }
-        // The last lines go the same way (their task records them only if no batch before them failed), and the
-        // batches are freed only once all are recorded.
-        if !batch.isEmpty && !recorded.isHalted { handOn(batch) }
         for task in inFlight { take(await task.value) }
+        if !batch.isEmpty && !recorded.isHalted {
+            observingBatches?(batch.count)
+            take(await recordBatch(batch) {})
+        }
+        // Only now: freeing the batches before the last lines are recorded would delay those.
         inFlightLines.removeAll()
         // Parse errors are reported as lines are read, record errors per batch: restore line order.
         report.finishErrors()

@@ -15,7 +15,6 @@ struct IngestCommand: AsyncParsableCommand {
     @Argument(help: "The file to read, or - for standard input.") var file: String
     @Flag(help: "Print the report as JSON.") var json = false
     @Option(
-        name: .customLong("batch-lines"),
         help: ArgumentHelp(
             "Record at most this many lines per write transaction (1–65536). Smaller batches make lines "
                 + "durable sooner (1: each line as it is read, for a live pipe) and hold the store's writer lock "
@@ -23,7 +22,7 @@ struct IngestCommand: AsyncParsableCommand {
             valueName: "N"))
     var batchLines: Int = PaymentWorkflow.defaultIngestBatchSize
 
-    /// The most `--batch-lines` takes: a batch's prepared lines are held in memory until it commits.
+    /// The most `--batch-lines` takes: a batch's prepared lines are held in memory until it is recorded.
     static let maximumBatchLines = 65_536
 
     func validate() throws {
