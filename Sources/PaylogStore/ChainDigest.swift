@@ -32,6 +32,41 @@ public struct ChainDigest: Sendable, Hashable {
         self.init(words: (words[0], words[1], words[2], words[3]))
     }
 
+    /// The digest written as 64 hexadecimal digits (``hex``; capitals read too), or nil for any other text: another
+    /// length, a sign, a space, a character that is not a digit. Reads the text's UTF-8 once, without building a
+    /// byte array (an import reads one per event).
+    public init?(hex text: String) {
+        var text = text
+        guard let words = text.withUTF8({ ChainDigest.words(hex: $0) }) else { return nil }
+        self.init(words: words)
+    }
+
+    /// The four words of 64 hexadecimal digits in `digits`, or nil.
+    private static func words(hex digits: UnsafeBufferPointer<UInt8>) -> (UInt64, UInt64, UInt64, UInt64)? {
+        guard digits.count == 2 * byteCount else { return nil }
+        var words: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
+        for word in 0..<4 {
+            var value: UInt64 = 0
+            for digit in digits[(word * 16)..<(word * 16 + 16)] {
+                let nibble: UInt8
+                switch digit {
+                case UInt8(ascii: "0")...UInt8(ascii: "9"): nibble = digit - UInt8(ascii: "0")
+                case UInt8(ascii: "a")...UInt8(ascii: "f"): nibble = digit - UInt8(ascii: "a") + 10
+                case UInt8(ascii: "A")...UInt8(ascii: "F"): nibble = digit - UInt8(ascii: "A") + 10
+                default: return nil
+                }
+                value = value << 4 | UInt64(nibble)
+            }
+            switch word {
+            case 0: words.0 = value
+            case 1: words.1 = value
+            case 2: words.2 = value
+            default: words.3 = value
+            }
+        }
+        return words
+    }
+
     /// The digest in the first ``byteCount`` bytes of `raw` (the caller checked there are that many).
     init(unchecked raw: UnsafeRawBufferPointer) {
         precondition(raw.count >= Self.byteCount, "a chain digest needs 32 bytes")

@@ -77,11 +77,7 @@ public struct ExportLine: Sendable, Hashable, Codable {
         guard let payload = Data(base64Encoded: payloadBase64) else {
             throw .importMismatch(position: position, reason: "payload_base64 is not base64")
         }
-        let hashBytes = stride(from: 0, to: hash.count, by: 2).compactMap { offset -> UInt8? in
-            let start = hash.index(hash.startIndex, offsetBy: offset)
-            return UInt8(hash[start..<hash.index(start, offsetBy: min(2, hash.count - offset))], radix: 16)
-        }
-        guard hash.count == 64, let digest = ChainDigest(bytes: hashBytes) else {
+        guard let digest = ChainDigest(hex: hash) else {
             throw .importMismatch(position: position, reason: "hash is not 64 hexadecimal digits")
         }
         return RecordedEvent(
