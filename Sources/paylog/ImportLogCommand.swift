@@ -81,39 +81,83 @@ struct ImportLogCommand: AsyncParsableCommand {
         if !report.isIntact { throw ExitCode(3) }
     }
 
+    /// Batches decoded ahead of the one the store is importing: the two cores decode them while the writer imports.
+    static let decodingAhead = 2
+
     /// Imports every line of the export at `path` into `store`, which must be empty, in batches; returns the events
     /// imported. Fails at the first line that is not an export line or an event the store refuses.
+    ///
+    /// A pipeline: lines are read here in batches of ``batchSize``; each batch is decoded in a task of its own (JSON,
+    /// base64, hash: most of an import's work), up to ``decodingAhead`` ahead, on both cores, while the writer imports
+    /// the batch before. Batches are imported one after the other, in order, and a failure is reported in the file's
+    /// order: an import's failure before a later batch's decoding failure, a bad line before a read error after it.
+    /// Nothing is imported after the first failure, and nothing is being imported when this returns or throws.
+    /// (One batch at a time, reading, decoding and importing took 10 s for 200,000 events on the benchmark machine;
+    /// Docs/performance-history.md, forty-sixth round.)
     static func importLines(of path: String, into store: EventStore) async throws -> Int {
-        let decoder = JSONDecoder()
-        var batch: [RecordedEvent] = []
-        var imported = 0
         let reader = try LineReader(path: path)
-        for (index, line) in reader.enumerated() where !line.isEmpty {
-            if let problem = reader.problemWithLastLine {
-                throw CLIError("Line \(index + 1) of \(path) is \(problem).")
+        var batch: [(number: Int, line: String, problem: String?)] = []
+        batch.reserveCapacity(batchSize)
+        var decoding: [Task<[RecordedEvent], any Error>] = []
+        var importing: Task<Void, any Error>?
+        var imported = 0
+        // Waits for the batch being imported, then hands the oldest decoded batch to the store.
+        func importOldest() async throws {
+            let oldest = decoding.removeFirst()
+            try await importing?.value
+            importing = nil
+            let events = try await oldest.value
+            if imported == 0, let first = events.first, first.position != 1 {
+                throw CLIError("The export starts at position \(first.position), not 1: it is not a whole log.")
             }
-            let event: RecordedEvent
-            do {
-                event = try decoder.decode(ExportLine.self, from: Data(line.utf8)).recordedEvent()
-            } catch {
-                // A refused field's reason is a sentence of its own (an EventStoreError ends with its period).
-                let reason = "\(error)"
-                throw CLIError("Line \(index + 1) of \(path) is not an export line: \(reason)\(reason.hasSuffix(".") ? "" : ".")")
-            }
-            if imported == 0 && batch.isEmpty && event.position != 1 {
-                throw CLIError("The export starts at position \(event.position), not 1: it is not a whole log.")
-            }
-            batch.append(event)
-            if batch.count == batchSize {
-                try await store.importEvents(batch)
-                imported += batch.count
+            imported += events.count
+            importing = Task { try await store.importEvents(events) }
+        }
+        do {
+            for (index, line) in reader.enumerated() where !line.isEmpty {
+                batch.append((index + 1, line, reader.problemWithLastLine))
+                guard batch.count == batchSize else { continue }
+                decoding.append(decode(batch, of: path))
                 batch.removeAll(keepingCapacity: true)
+                if decoding.count > decodingAhead { try await importOldest() }
+            }
+            if let readError = reader.readError {
+                // The whole batches read before the error are imported, and a bad line before it is reported first.
+                while !decoding.isEmpty { try await importOldest() }
+                try await importing?.value
+                importing = nil
+                _ = try await decode(batch, of: path).value
+                throw CLIError("Reading \(path) stopped after \(imported + batch.count) events at an error: \(readError).")
+            }
+            decoding.append(decode(batch, of: path))
+            while !decoding.isEmpty { try await importOldest() }
+            try await importing?.value
+            importing = nil
+        } catch {
+            // No import is left running once this throws: the one in flight, if any, is the one that failed.
+            _ = try? await importing?.value
+            throw error
+        }
+        return imported
+    }
+
+    /// Decodes `batch`'s lines of the export at `path` into events, in a task of its own; fails at the first line
+    /// that is not valid UTF-8 or not an export line.
+    private static func decode(
+        _ batch: [(number: Int, line: String, problem: String?)], of path: String
+    ) -> Task<[RecordedEvent], any Error> {
+        Task {
+            let decoder = JSONDecoder()
+            return try batch.map { number, line, problem in
+                if let problem { throw CLIError("Line \(number) of \(path) is \(problem).") }
+                do {
+                    return try decoder.decode(ExportLine.self, from: Data(line.utf8)).recordedEvent()
+                } catch {
+                    // A refused field's reason is a sentence of its own (an EventStoreError ends with its period).
+                    let reason = "\(error)"
+                    throw CLIError("Line \(number) of \(path) is not an export line: \(reason)\(reason.hasSuffix(".") ? "" : ".")")
+                }
             }
         }
-        if let readError = reader.readError {
-            throw CLIError("Reading \(path) stopped after \(imported + batch.count) events at an error: \(readError).")
-        }
-        try await store.importEvents(batch)
-        return imported + batch.count
     }
 }

@@ -1,0 +1,63 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// `paylog import-log` decodes batches ahead while the store imports the one before
+/// (`ImportLogCommand.importLines`): whatever finishes first, the failure reported is the first in the file, and
+/// nothing is imported. Docs/cli.md, *import-log*.
+@Suite("paylog import-log reports the first failure in the file, whatever its batch")
+struct ImportPipelineEndToEndTests {
+    /// The export of a demo day of 1,500 payments (over 5,000 events: three batches of 2,000 and more), as lines.
+    static func exportLines(in dir: TemporaryDirectory) throws -> [String] {
+        #expect(try PaylogProcess.run(["demo", "--payments", "1500", "--store", dir.path + "/source"]).status == 0)
+        let lines = try PaylogProcess.run(["export", "--store", dir.path + "/source"]).stdout.split(separator: "\n").map(String.init)
+        #expect(lines.count > 5_000)
+        return lines
+    }
+
+    /// Imports `lines` into a new store; returns the result and whether the store was left empty.
+    static func importing(_ lines: [String], in dir: TemporaryDirectory, name: String) throws -> (PaylogProcess.Result, empty: Bool) {
+        let file = dir.path + "/\(name).jsonl"
+        try lines.joined(separator: "\n").write(toFile: file, atomically: true, encoding: .utf8)
+        let store = ["--store", dir.path + "/\(name)"]
+        let result = try PaylogProcess.run(["import-log", file] + store)
+        let log = try PaylogProcess.run(["log"] + store)
+        return (result, log.status == 0 && log.stdout.isEmpty)
+    }
+
+    @Test("an altered event and an unreadable line in different batches: the one earlier in the file is reported",
+          arguments: [true, false])
+    func earlierFailureReported(alteredFirst: Bool) throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        var lines = try Self.exportLines(in: dir)
+        let (altered, unreadable) = alteredFirst ? (99, 4_499) : (4_499, 99)
+        lines[altered] = lines[altered].replacingOccurrences(of: "\"actor\":\"demo\"", with: "\"actor\":\"mallory\"")
+        lines[unreadable] = "{not an export line"
+        let (result, empty) = try Self.importing(lines, in: dir, name: "target")
+        #expect(result.status == 1)
+        let alteration = result.stderr.contains("position \(altered + 1)") && result.stderr.contains("altered")
+        let badLine = result.stderr.contains("Line \(unreadable + 1) of") && result.stderr.contains("is not an export line")
+        #expect(alteredFirst ? alteration && !badLine : badLine && !alteration, "\(result.stderr)")
+        #expect(empty, "nothing was imported")
+    }
+
+    @Test("of two unreadable lines in different batches, the first is reported; a whole export imports byte for byte")
+    func firstOfTwoBadLines() throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        let original = try Self.exportLines(in: dir)
+        var lines = original
+        lines[4_800] = "[]"
+        lines[2_100] = "{\"position\":\"two thousand\"}"
+        let (result, empty) = try Self.importing(lines, in: dir, name: "target")
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("Line 2101 of"), "\(result.stderr)")
+        #expect(!result.stderr.contains("Line 4801"), "\(result.stderr)")
+        #expect(empty, "nothing was imported")
+
+        let (whole, _) = try Self.importing(original, in: dir, name: "whole")
+        #expect(whole.status == 0, "\(whole.stderr)")
+        #expect(try PaylogProcess.run(["export", "--store", dir.path + "/whole"]).stdout == original.joined(separator: "\n") + "\n")
+    }
+}
