@@ -9,10 +9,11 @@ public enum Analytics {
     /// Every cell, ordered by day, provider, currency; optionally only days in `from...to` (`YYYY-MM-DD`).
     public static func cells(in store: EventStore, from: String? = nil, to: String? = nil) throws -> [AnalyticsCell] {
         var cells: [AnalyticsCellKey: AnalyticsCell] = [:]
-        for payment in try PaymentsProjection.payments(in: store) {
+        // One payment at a time: the cells keep counts and latencies, not the payments.
+        try PaymentsProjection.forEachPayment(in: store) { payment in
             let day = payment.firstRequestedAtMicroseconds.map { String(Timestamp(microseconds: $0).rfc3339.prefix(10)) } ?? "unknown"
-            if let from, day < from { continue }
-            if let to, day > to { continue }
+            if let from, day < from { return }
+            if let to, day > to { return }
             let key = AnalyticsCellKey(day: day, provider: payment.provider.rawValue, currency: payment.amount?.currency.code ?? "?")
             cells[key, default: AnalyticsCell(key: key)].add(payment)
         }

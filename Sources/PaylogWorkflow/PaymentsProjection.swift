@@ -287,6 +287,24 @@ public struct PaymentsProjection: StreamFoldingProjection {
         }
     }
 
+    /// Calls `body` with every payment in id order, one at a time, in one read transaction: for a pass over all of
+    /// them (the analytics) without holding them all in memory, as ``payments(in:status:provider:currency:day:after:requestedFrom:requestedBefore:limit:)``
+    /// does.
+    public static func forEachPayment(in store: EventStore, _ body: (Payment) throws -> Void) throws {
+        try store.readViews { txn, databases in
+            try txn.withCursor(databases["payments"]) { cursor in
+                var found = try cursor.move(.first)
+                while found {
+                    let payment = try cursor.withCurrent { key, value in
+                        try PaymentCodec.decode(value, id: String(decoding: key, as: UTF8.self))
+                    }
+                    try body(payment)
+                    found = try cursor.move(.next)
+                }
+            }
+        }
+    }
+
     /// Every payment in id order, optionally filtered.
     /// - Parameters:
     ///   - after: start after this payment id (the cursor of a paged listing).

@@ -53,6 +53,9 @@ struct AnalyticsTests {
         #expect(cell.requestToCallbackMs.valuesAreEquivalent(cell.requestToCallbackMs.valueAtPercentile(50), 10_000))
         #expect(cell.requestToCallbackMs.valuesAreEquivalent(cell.requestToCallbackMs.max, 30_000))
         #expect(cell.offlineToReconcileS.valuesAreEquivalent(cell.offlineToReconcileS.valueAtPercentile(50), 7_200))
+        // The cell keeps each latency, in payment id order (cancel 5 s, off 10 s, ok-0…2), not a histogram.
+        #expect(cell.requestToCallbackMsValues == [5_000, 10_000, 10_000, 20_000, 30_000])
+        #expect(cell.offlineToReconcileSValues == [7_200])
 
         let csv = Analytics.csv(cells).split(separator: "\n")
         #expect(csv.count == 2)
@@ -122,5 +125,21 @@ struct AnalyticsTests {
             #expect((0...(csv.count - bytes.count)).contains { csv[$0..<($0 + bytes.count)].elementsEqual(bytes) },
                     "\(String(decoding: csv, as: UTF8.self).debugDescription) lacks \(field.debugDescription)")
         }
+    }
+
+    @Test("forEachPayment visits every payment once, in id order, as payments(in:) lists them")
+    func forEachPaymentMatchesTheListing() async throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        let workflow = PaymentWorkflow(store: try PaymentWorkflow.openStore(at: dir.path), actor: "t")
+        defer { workflow.store.close() }
+        let report = await workflow.ingest(lines: try DemoDay(payments: 120, seed: 21).plan().lines)
+        #expect(report.rejected == 0, "\(report.errors)")
+        var visited: [String] = []
+        try PaymentsProjection.forEachPayment(in: workflow.store) { visited.append($0.id) }
+        let listed = try PaymentsProjection.payments(in: workflow.store).map(\.id)
+        #expect(visited.count >= 120)
+        #expect(visited == listed)
+        #expect(visited == visited.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) })
     }
 }
