@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import PaylogStore
+import Synchronization
 
 /// `paylog export`: writes the log as JSON Lines with positions and hashes.
 struct ExportCommand: ParsableCommand {
@@ -42,23 +43,20 @@ struct ExportCommand: ParsableCommand {
             }
         }
         defer { if output != nil { try? sink.close() } }
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        var buffer = Data()
+        var chunk: [RecordedEvent] = []
+        chunk.reserveCapacity(Self.chunkEvents)
         do {
             // A failed write stops the read and is thrown after it (thrown inside, the store would wrap it).
             var writeError: (any Error)?
             try store.forEach(from: from) { event in
-                buffer.append(try encoder.encode(ExportLine(event)))
-                buffer.append(0x0A)
-                if buffer.count > 1 << 20 {
-                    do { try sink.write(contentsOf: buffer) } catch { writeError = error; return false }
-                    buffer.removeAll(keepingCapacity: true)
-                }
+                chunk.append(event)
+                guard chunk.count == Self.chunkEvents else { return true }
+                do { try sink.write(contentsOf: try Self.lines(chunk)) } catch { writeError = error; return false }
+                chunk.removeAll(keepingCapacity: true)
                 return true
             }
             if let writeError { throw writeError }
-            try sink.write(contentsOf: buffer)
+            try sink.write(contentsOf: try Self.lines(chunk))
             if let replacing {
                 do { try sink.synchronize() } catch { throw CLIError("Cannot flush \(replacing.final) to disk: \(error.localizedDescription)") }
                 guard rename(replacing.partial, replacing.final) == 0 else {
@@ -76,6 +74,34 @@ struct ExportCommand: ParsableCommand {
             }
             throw CLIError("The export to \(output ?? "standard output") failed: \(Self.reason(error)); what was written "
                 + "is incomplete.")
+        }
+    }
+
+    /// Events encoded and written at a time.
+    static let chunkEvents = 4_096
+
+    /// `events` as export lines, each ending in a line feed, in order. The two halves are encoded at once, one per
+    /// core: encoding (JSON, base64, the times) is most of an export's work (1 M events: 11.9 s on one core before).
+    static func lines(_ events: [RecordedEvent]) throws -> Data {
+        let parts = events.count < 64 ? 1 : 2
+        let encoded = Mutex<[Result<Data, any Error>?]>(Array(repeating: nil, count: parts))
+        DispatchQueue.concurrentPerform(iterations: parts) { part in
+            let range = (part * events.count / parts)..<((part + 1) * events.count / parts)
+            let result = Result { () throws -> Data in
+                let encoder = JSONEncoder()
+                encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+                var data = Data()
+                for event in events[range] {
+                    data.append(try encoder.encode(ExportLine(event)))
+                    data.append(0x0A)
+                }
+                return data
+            }
+            encoded.withLock { $0[part] = result }
+        }
+        // The first failure in the log's order, as one pass would have met it.
+        return try encoded.withLock { results in
+            try results.reduce(into: Data()) { data, result in data.append(try result!.get()) }
         }
     }
 

@@ -4,8 +4,9 @@ import Testing
 
 /// `paylog import-log` decodes batches ahead while the store imports the one before
 /// (`ImportLogCommand.importLines`): whatever finishes first, the failure reported is the first in the file, and
-/// nothing is imported. Docs/cli.md, *import-log*.
-@Suite("paylog import-log reports the first failure in the file, whatever its batch")
+/// nothing is imported. `paylog export` encodes chunks in halves at once (`ExportCommand.lines`) and must still write
+/// the log in order. Docs/cli.md, *import-log* and *export*.
+@Suite("paylog import-log and export keep the log's order while they work on both cores")
 struct ImportPipelineEndToEndTests {
     /// The export of a demo day of 1,500 payments (over 5,000 events: three batches of 2,000 and more), as lines.
     static func exportLines(in dir: TemporaryDirectory) throws -> [String] {
@@ -59,5 +60,19 @@ struct ImportPipelineEndToEndTests {
         let (whole, _) = try Self.importing(original, in: dir, name: "whole")
         #expect(whole.status == 0, "\(whole.stderr)")
         #expect(try PaylogProcess.run(["export", "--store", dir.path + "/whole"]).stdout == original.joined(separator: "\n") + "\n")
+    }
+
+    @Test("export encodes its chunks on both cores yet writes every event once, in log order, from any position")
+    func exportKeepsTheOrder() throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        let lines = try Self.exportLines(in: dir)
+        // Several chunks of 4,096 events, each encoded in two halves at once.
+        #expect(lines.count > 4_096 + 64)
+        let positions = try lines.map { try #require(try PaylogProcess.jsonObject($0)["position"] as? Int) }
+        #expect(positions == Array(1...lines.count))
+        let tail = try PaylogProcess.run(["export", "--from", "3000", "--store", dir.path + "/source"])
+        #expect(tail.status == 0, "\(tail.stderr)")
+        #expect(tail.stdout == lines[2_999...].joined(separator: "\n") + "\n")
     }
 }
