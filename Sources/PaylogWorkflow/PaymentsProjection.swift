@@ -291,14 +291,47 @@ public struct PaymentsProjection: StreamFoldingProjection {
     /// them (the analytics) without holding them all in memory, as ``payments(in:status:provider:currency:day:after:requestedFrom:requestedBefore:limit:)``
     /// does.
     public static func forEachPayment(in store: EventStore, _ body: (Payment) throws -> Void) throws {
+        try forEachPayment(in: store) { payment in
+            try body(payment)
+            return true
+        }
+    }
+
+    /// Calls `body` with every payment in id order that passes the filters, one at a time, in one read transaction,
+    /// until `body` returns false: what ``payments(in:status:provider:currency:day:after:requestedFrom:requestedBefore:limit:)``
+    /// lists, without holding the list (`paylog status --json` prints each as it comes).
+    /// - Parameters:
+    ///   - after: start after this payment id (the cursor of a paged listing).
+    ///   - requestedFrom, requestedBefore: only payments first requested at or after / before these times.
+    public static func forEachPayment(
+        in store: EventStore, status: PaymentStatus? = nil, provider: Provider? = nil, currency: String? = nil,
+        day: String? = nil, after: String? = nil, requestedFrom: Timestamp? = nil, requestedBefore: Timestamp? = nil,
+        _ body: (Payment) throws -> Bool
+    ) throws {
         try store.readViews { txn, databases in
             try txn.withCursor(databases["payments"]) { cursor in
-                var found = try cursor.move(.first)
+                var found: Bool
+                if let after {
+                    found = try cursor.move(.atOrAfter, key: Array(after.utf8))
+                    if found && cursor.withCurrent({ key, _ in key.elementsEqual(after.utf8) }) {
+                        found = try cursor.move(.next)
+                    }
+                } else {
+                    found = try cursor.move(.first)
+                }
                 while found {
                     let payment = try cursor.withCurrent { key, value in
                         try PaymentCodec.decode(value, id: String(decoding: key, as: UTF8.self))
                     }
-                    try body(payment)
+                    let requestedAt = payment.firstRequestedAtMicroseconds
+                    let paymentDay = day == nil ? nil : requestedAt.map { String(Timestamp(microseconds: $0).rfc3339.prefix(10)) }
+                    if (status == nil || payment.status == status) && (provider == nil || payment.provider == provider)
+                        && (currency == nil || payment.amount?.currency.code == currency) && (day == nil || paymentDay == day)
+                        && (requestedFrom == nil || (requestedAt ?? .min) >= requestedFrom!.microseconds)
+                        && (requestedBefore == nil || (requestedAt ?? .max) < requestedBefore!.microseconds)
+                    {
+                        guard try body(payment) else { return }
+                    }
                     found = try cursor.move(.next)
                 }
             }
@@ -315,35 +348,15 @@ public struct PaymentsProjection: StreamFoldingProjection {
         day: String? = nil, after: String? = nil, requestedFrom: Timestamp? = nil, requestedBefore: Timestamp? = nil,
         limit: Int = .max
     ) throws -> [Payment] {
-        try store.readViews { txn, databases in
-            try txn.withCursor(databases["payments"]) { cursor in
-                var result: [Payment] = []
-                var found: Bool
-                if let after {
-                    found = try cursor.move(.atOrAfter, key: Array(after.utf8))
-                    if found && cursor.withCurrent({ key, _ in key.elementsEqual(after.utf8) }) {
-                        found = try cursor.move(.next)
-                    }
-                } else {
-                    found = try cursor.move(.first)
-                }
-                while found && result.count < limit {
-                    let payment = try cursor.withCurrent { key, value in
-                        try PaymentCodec.decode(value, id: String(decoding: key, as: UTF8.self))
-                    }
-                    let requestedAt = payment.firstRequestedAtMicroseconds
-                    let paymentDay = requestedAt.map { String(Timestamp(microseconds: $0).rfc3339.prefix(10)) }
-                    if (status == nil || payment.status == status) && (provider == nil || payment.provider == provider)
-                        && (currency == nil || payment.amount?.currency.code == currency) && (day == nil || paymentDay == day)
-                        && (requestedFrom == nil || (requestedAt ?? .min) >= requestedFrom!.microseconds)
-                        && (requestedBefore == nil || (requestedAt ?? .max) < requestedBefore!.microseconds)
-                    {
-                        result.append(payment)
-                    }
-                    found = try cursor.move(.next)
-                }
-                return result
-            }
+        var result: [Payment] = []
+        guard limit > 0 else { return result }
+        try forEachPayment(
+            in: store, status: status, provider: provider, currency: currency, day: day, after: after,
+            requestedFrom: requestedFrom, requestedBefore: requestedBefore
+        ) { payment in
+            result.append(payment)
+            return result.count < limit
         }
+        return result
     }
 }

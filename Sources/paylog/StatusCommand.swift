@@ -17,6 +17,9 @@ struct StatusCommand: ParsableCommand {
     @Option(help: "Only payments in this currency (ISO 4217).") var currency: String?
     @Option(help: "Only payments first requested on this UTC day (YYYY-MM-DD).") var day: String?
     @Option(help: "The most payments to list.") var limit: Int?
+
+    /// Payments read per read transaction by `--json` listings.
+    static let jsonPage = 1_000
     @Flag(help: "Print JSON (one object; a list prints one object per line).") var json = false
 
     func validate() throws {
@@ -56,12 +59,25 @@ struct StatusCommand: ParsableCommand {
         if let day, Timestamp(rfc3339: day + "T00:00:00Z") == nil {
             throw ValidationError("--day must be a date like 2026-11-21.")
         }
-        let payments = try PaymentsProjection.payments(
-            in: store, status: statusFilter, provider: providerFilter, currency: currency?.uppercased(), day: day,
-            limit: limit ?? .max)
         if json {
-            for p in payments { print(try JSONText.encode(PaymentJSON.object(p))) }
+            // Page by page, each page read in a read transaction of its own and printed after it: a listing of every
+            // payment holds one page, not all of them, and a reader that stops reading (a pager left open) holds no
+            // snapshot of the store, which would keep LMDB from reusing pages while the store is written.
+            var remaining = limit ?? .max
+            var after: String?
+            while remaining > 0 {
+                let page = try PaymentsProjection.payments(
+                    in: store, status: statusFilter, provider: providerFilter, currency: currency?.uppercased(), day: day,
+                    after: after, limit: min(remaining, Self.jsonPage))
+                for payment in page { print(try JSONText.encode(PaymentJSON.object(payment))) }
+                guard page.count == min(remaining, Self.jsonPage), let last = page.last else { break }
+                remaining -= page.count
+                after = last.id
+            }
         } else {
+            let payments = try PaymentsProjection.payments(
+                in: store, status: statusFilter, provider: providerFilter, currency: currency?.uppercased(), day: day,
+                limit: limit ?? .max)
             print(Output.table(Output.statusHeader, payments.map(Output.statusRow)))
             print("\(payments.count) payment(s)")
         }
