@@ -299,7 +299,8 @@ public struct PaymentsProjection: StreamFoldingProjection {
 
     /// Calls `body` with every payment in id order that passes the filters, one at a time, in one read transaction,
     /// until `body` returns false: what ``payments(in:status:provider:currency:day:after:requestedFrom:requestedBefore:limit:)``
-    /// lists, without holding the list (`paylog status --json` prints each as it comes).
+    /// lists, without holding the list. Keep `body` quick: the read transaction is open until it returns false or the
+    /// view ends (`paylog status --json` reads pages of its own instead, and prints each after its transaction).
     /// - Parameters:
     ///   - after: start after this payment id (the cursor of a paged listing).
     ///   - requestedFrom, requestedBefore: only payments first requested at or after / before these times.

@@ -81,15 +81,16 @@ struct ImportLogCommand: AsyncParsableCommand {
         if !report.isIntact { throw ExitCode(3) }
     }
 
-    /// Batches decoded ahead of the one the store is importing: the two cores decode them while the writer imports.
+    /// Batches handed to decoding beyond the next one to import: while the writer imports one batch, up to three more
+    /// are decoded on the two cores.
     static let decodingAhead = 2
 
     /// Imports every line of the export at `path` into `store`, which must be empty, in batches; returns the events
     /// imported. Fails at the first line that is not an export line or an event the store refuses.
     ///
     /// A pipeline: lines are read here in batches of ``batchSize``; each batch is decoded in a task of its own (JSON,
-    /// base64, hash: most of an import's work), up to ``decodingAhead`` ahead, on both cores, while the writer imports
-    /// the batch before. Batches are imported one after the other, in order, and a failure is reported in the file's
+    /// base64, hash: most of an import's work), up to three ahead (``decodingAhead``), on both cores, while the writer
+    /// imports the batch before. Batches are imported one after the other, in order, and a failure is reported in the file's
     /// order: an import's failure before a later batch's decoding failure, a bad line before a read error after it.
     /// Nothing is imported after the first failure, and nothing is being imported when this returns or throws.
     /// (One batch at a time, reading, decoding and importing took 10 s for 200,000 events on the benchmark machine;
@@ -101,15 +102,14 @@ struct ImportLogCommand: AsyncParsableCommand {
         var decoding: [Task<[RecordedEvent], any Error>] = []
         var importing: Task<Void, any Error>?
         var imported = 0
+        // Batches handed to decoding so far: the first one also checks that the export starts at position 1.
+        var handed = 0
         // Waits for the batch being imported, then hands the oldest decoded batch to the store.
         func importOldest() async throws {
             let oldest = decoding.removeFirst()
             try await importing?.value
             importing = nil
             let events = try await oldest.value
-            if imported == 0, let first = events.first, first.position != 1 {
-                throw CLIError("The export starts at position \(first.position), not 1: it is not a whole log.")
-            }
             imported += events.count
             importing = Task { try await store.importEvents(events) }
         }
@@ -117,7 +117,8 @@ struct ImportLogCommand: AsyncParsableCommand {
             for (index, line) in reader.enumerated() where !line.isEmpty {
                 batch.append((index + 1, line, reader.problemWithLastLine))
                 guard batch.count == batchSize else { continue }
-                decoding.append(decode(batch, of: path))
+                decoding.append(decode(batch, of: path, first: handed == 0))
+                handed += 1
                 batch.removeAll(keepingCapacity: true)
                 if decoding.count > decodingAhead { try await importOldest() }
             }
@@ -126,15 +127,17 @@ struct ImportLogCommand: AsyncParsableCommand {
                 while !decoding.isEmpty { try await importOldest() }
                 try await importing?.value
                 importing = nil
-                _ = try await decode(batch, of: path).value
+                _ = try await decode(batch, of: path, first: handed == 0).value
                 throw CLIError("Reading \(path) stopped after \(imported + batch.count) events at an error: \(readError).")
             }
-            decoding.append(decode(batch, of: path))
+            decoding.append(decode(batch, of: path, first: handed == 0))
             while !decoding.isEmpty { try await importOldest() }
             try await importing?.value
             importing = nil
         } catch {
-            // No import is left running once this throws: the one in flight, if any, is the one that failed.
+            // No import is left running once this throws (the one in flight, if any, is the one that failed), and
+            // the batches still decoding stop at their next line.
+            for task in decoding { task.cancel() }
             _ = try? await importing?.value
             throw error
         }
@@ -142,22 +145,33 @@ struct ImportLogCommand: AsyncParsableCommand {
     }
 
     /// Decodes `batch`'s lines of the export at `path` into events, in a task of its own; fails at the first line
-    /// that is not valid UTF-8 or not an export line.
+    /// that is not valid UTF-8 or not an export line, and, for the `first` batch of the file, when its first event is
+    /// not at position 1 (checked right after that line, as one pass through the file would). Stops early, with
+    /// `CancellationError`, once cancelled (an earlier batch failed).
     private static func decode(
-        _ batch: [(number: Int, line: String, problem: String?)], of path: String
+        _ batch: [(number: Int, line: String, problem: String?)], of path: String, first: Bool
     ) -> Task<[RecordedEvent], any Error> {
         Task {
             let decoder = JSONDecoder()
-            return try batch.map { number, line, problem in
+            var events: [RecordedEvent] = []
+            events.reserveCapacity(batch.count)
+            for (number, line, problem) in batch {
+                try Task.checkCancellation()
                 if let problem { throw CLIError("Line \(number) of \(path) is \(problem).") }
+                let event: RecordedEvent
                 do {
-                    return try decoder.decode(ExportLine.self, from: Data(line.utf8)).recordedEvent()
+                    event = try decoder.decode(ExportLine.self, from: Data(line.utf8)).recordedEvent()
                 } catch {
                     // A refused field's reason is a sentence of its own (an EventStoreError ends with its period).
                     let reason = "\(error)"
                     throw CLIError("Line \(number) of \(path) is not an export line: \(reason)\(reason.hasSuffix(".") ? "" : ".")")
                 }
+                if first && events.isEmpty && event.position != 1 {
+                    throw CLIError("The export starts at position \(event.position), not 1: it is not a whole log.")
+                }
+                events.append(event)
             }
+            return events
         }
     }
 }

@@ -17,10 +17,10 @@ struct StatusCommand: ParsableCommand {
     @Option(help: "Only payments in this currency (ISO 4217).") var currency: String?
     @Option(help: "Only payments first requested on this UTC day (YYYY-MM-DD).") var day: String?
     @Option(help: "The most payments to list.") var limit: Int?
+    @Flag(help: "Print JSON (one object; a list prints one object per line).") var json = false
 
     /// Payments read per read transaction by `--json` listings.
     static let jsonPage = 1_000
-    @Flag(help: "Print JSON (one object; a list prints one object per line).") var json = false
 
     func validate() throws {
         // Either would list nothing and exit 0, as if the store held no such payment.

@@ -26,21 +26,30 @@ struct ImportPipelineEndToEndTests {
         return (result, log.status == 0 && log.stdout.isEmpty)
     }
 
+    /// Imports `lines` into a new store and expects it refused naming `reported` on standard error, not `other`,
+    /// with nothing imported.
+    static func expectRefused(_ lines: [String], in dir: TemporaryDirectory, reporting reported: String, not other: String) throws {
+        let (result, empty) = try importing(lines, in: dir, name: "target")
+        #expect(result.status == 1)
+        #expect(result.stderr.contains(reported), "\(result.stderr)")
+        #expect(!result.stderr.contains(other), "\(result.stderr)")
+        #expect(empty, "nothing was imported")
+    }
+
     @Test("an altered event and an unreadable line in different batches: the one earlier in the file is reported",
           arguments: [true, false])
     func earlierFailureReported(alteredFirst: Bool) throws {
         let dir = TemporaryDirectory()
         defer { dir.remove() }
         var lines = try Self.exportLines(in: dir)
-        let (altered, unreadable) = alteredFirst ? (99, 4_499) : (4_499, 99)
+        // In consecutive batches (2,000 lines each): the later one is decoded while the earlier one is imported.
+        let (altered, unreadable) = alteredFirst ? (99, 2_099) : (2_099, 99)
         lines[altered] = lines[altered].replacingOccurrences(of: "\"actor\":\"demo\"", with: "\"actor\":\"mallory\"")
         lines[unreadable] = "{not an export line"
-        let (result, empty) = try Self.importing(lines, in: dir, name: "target")
-        #expect(result.status == 1)
-        let alteration = result.stderr.contains("position \(altered + 1)") && result.stderr.contains("altered")
-        let badLine = result.stderr.contains("Line \(unreadable + 1) of") && result.stderr.contains("is not an export line")
-        #expect(alteredFirst ? alteration && !badLine : badLine && !alteration, "\(result.stderr)")
-        #expect(empty, "nothing was imported")
+        let alteration = "position \(altered + 1): the recomputed hash differs from the exported one"
+        let badLine = "Line \(unreadable + 1) of"
+        try Self.expectRefused(
+            lines, in: dir, reporting: alteredFirst ? alteration : badLine, not: alteredFirst ? badLine : alteration)
     }
 
     @Test("of two unreadable lines in different batches, the first is reported; a whole export imports byte for byte")
@@ -51,11 +60,7 @@ struct ImportPipelineEndToEndTests {
         var lines = original
         lines[4_800] = "[]"
         lines[2_100] = "{\"position\":\"two thousand\"}"
-        let (result, empty) = try Self.importing(lines, in: dir, name: "target")
-        #expect(result.status == 1)
-        #expect(result.stderr.contains("Line 2101 of"), "\(result.stderr)")
-        #expect(!result.stderr.contains("Line 4801"), "\(result.stderr)")
-        #expect(empty, "nothing was imported")
+        try Self.expectRefused(lines, in: dir, reporting: "Line 2101 of", not: "Line 4801")
 
         let (whole, _) = try Self.importing(original, in: dir, name: "whole")
         #expect(whole.status == 0, "\(whole.stderr)")
@@ -74,5 +79,16 @@ struct ImportPipelineEndToEndTests {
         let tail = try PaylogProcess.run(["export", "--from", "3000", "--store", dir.path + "/source"])
         #expect(tail.status == 0, "\(tail.stderr)")
         #expect(tail.stdout == lines[2_999...].joined(separator: "\n") + "\n")
+    }
+
+    @Test("an export that does not start at position 1 is refused for that, before a bad line later in its first batch")
+    func notAWholeLog() throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        var lines = try Self.exportLines(in: dir)
+        lines.removeFirst(4)
+        lines[10] = "{not an export line"
+        try Self.expectRefused(
+            lines, in: dir, reporting: "The export starts at position 5, not 1: it is not a whole log.", not: "Line 11")
     }
 }
