@@ -408,9 +408,9 @@ extension PaymentWorkflow {
         // before it is durable (its task awaits the previous one), so lines are still recorded in order.
         var inFlight: [Task<RecordedBatch, Never>] = []
         // The lines of each batch in `inFlight`, held here until its task's result is taken and the next batch is
-        // handed on, so that the batch is freed on this side (thousands of lines' strings and values, about 0.7 µs a line) rather than by the last
-        // of the writer thread and the task's thread to let go of it: both sit on the path from one batch's commit
-        // to the next batch's start, and the writer is the ingest's limit.
+        // handed on, so that the batch is freed on this side (thousands of lines' strings and values, about 0.7 µs a
+        // line) rather than by the last of the writer thread and the task's thread to let go of it: both sit on the
+        // path from one batch's commit to the next batch's start, and the writer is the ingest's limit.
         var inFlightLines: [[PreparedObservation]] = []
         // Hands `ready` on to be recorded once the batch before it is durable.
         func handOn(_ ready: [PreparedObservation]) {

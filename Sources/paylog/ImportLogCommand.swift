@@ -89,10 +89,11 @@ struct ImportLogCommand: AsyncParsableCommand {
     /// imported. Fails at the first line that is not an export line or an event the store refuses.
     ///
     /// A pipeline: lines are read here in batches of ``batchSize``; each batch is decoded in a task of its own (JSON,
-    /// base64, hash: most of an import's work), up to three ahead (``decodingAhead``), on both cores, while the writer
-    /// imports the batch before. Batches are imported one after the other, in order, and a failure is reported in the file's
-    /// order: an import's failure before a later batch's decoding failure, a bad line before a read error after it.
-    /// Nothing is imported after the first failure, and nothing is being imported when this returns or throws.
+    /// base64, hash: most of an import's work), up to three ahead (``decodingAhead``), on both cores, while the
+    /// writer imports the batch before. Batches are imported one after the other, in order, and a failure is
+    /// reported in the file's order: an import's failure before a later batch's decoding failure, a bad line before a
+    /// read error after it. Nothing is imported after the first failure, and nothing is being imported when this
+    /// returns or throws.
     /// (One batch at a time, reading, decoding and importing took 10 s for 200,000 events on the benchmark machine;
     /// Docs/performance-history.md, forty-sixth round.)
     static func importLines(of path: String, into store: EventStore) async throws -> Int {
