@@ -8,9 +8,11 @@ public enum JSONText {
         String(decoding: try data(object), as: UTF8.self)
     }
 
-    /// A `JSONSerialization` object as compact JSON bytes.
+    /// A `JSONSerialization` object as compact JSON bytes: the bytes `JSONSerialization` writes, by
+    /// ``SortedJSONWriter`` where it can, else by `JSONSerialization` itself.
     public static func data(_ object: Any) throws -> Data {
-        try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])
+        if let bytes = SortedJSONWriter.bytes(object) { return Data(bytes) }
+        return try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])
     }
 
     /// `text` as a JSON string literal, its bytes kept exactly (no Unicode normalization): `"` and `\` escaped, and
