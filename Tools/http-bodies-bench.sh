@@ -127,32 +127,22 @@ stop() {
     [ "$status" = 0 ] || STOPPED=" (exit $status after SIGTERM)"
 }
 
-# live: records a payment (POST /v1/payments) every 40 ms, 40 times, appending each answer's seconds to live.txt;
-# prints the median and the slowest.
+# live [PID]: records a payment (POST /v1/payments) every 40 ms, appending each answer's seconds to live.txt: 40
+# times, or, given PID, for as long as that process runs (at most 1,000 times). Prints the median and the slowest
+# (and, given PID, how many were recorded).
 live() {
     : >"$WORK/live.txt"
-    for i in $(seq 1 40); do
-        sleep 0.04
-        curl -s -o /dev/null -w '%{time_total}\n' -X POST "$BASE/v1/payments" -H "Authorization: Bearer $PAYLOG_KEY" \
-            -d "{\"payment\":\"live-$i\",\"url\":\"sumupmerchant://pay/1.0?amount=1.00&currency=EUR&affiliate-key=k&foreign-tx-id=live-$i&callbacksuccess=myshop%3A%2F%2Fok&callbackfail=myshop%3A%2F%2Ffail\"}" \
-            >>"$WORK/live.txt"
-    done
-    python3 -c "l = sorted(float(x) for x in open('$WORK/live.txt')); print(f'{l[len(l) // 2] * 1000:.1f} ms median, {l[-1] * 1000:.1f} ms slowest')"
-}
-
-# live_while PID: records a payment (POST /v1/payments) every 40 ms for as long as process PID runs (at most 1,000
-# times), appending each answer's seconds to live.txt; prints the median, the slowest and how many were recorded.
-live_while() {
-    : >"$WORK/live.txt"
     local i=0
-    while kill -0 "$1" 2>/dev/null && [ "$i" -lt 1000 ]; do
+    while if [ -n "${1:-}" ]; then kill -0 "$1" 2>/dev/null && [ "$i" -lt 1000 ]; else [ "$i" -lt 40 ]; fi; do
         i=$((i + 1))
         sleep 0.04
         curl -s -o /dev/null -w '%{time_total}\n' -X POST "$BASE/v1/payments" -H "Authorization: Bearer $PAYLOG_KEY" \
             -d "{\"payment\":\"live-$i\",\"url\":\"sumupmerchant://pay/1.0?amount=1.00&currency=EUR&affiliate-key=k&foreign-tx-id=live-$i&callbacksuccess=myshop%3A%2F%2Fok&callbackfail=myshop%3A%2F%2Ffail\"}" \
             >>"$WORK/live.txt"
     done
-    python3 -c "l = sorted(float(x) for x in open('$WORK/live.txt')); print(f'{l[len(l) // 2] * 1000:.1f} ms median, {l[-1] * 1000:.1f} ms slowest of {len(l)}')"
+    local count=""
+    [ -n "${1:-}" ] && count=" of {len(l)}"
+    python3 -c "l = sorted(float(x) for x in open('$WORK/live.txt')); print(f'{l[len(l) // 2] * 1000:.1f} ms median, {l[-1] * 1000:.1f} ms slowest$count')"
 }
 
 # post FILE: POSTs FILE as one body; prints "seconds lines accepted", or "seconds error CODE" when the answer is
@@ -240,7 +230,7 @@ for binary in "${BINARIES[@]}"; do
         ) &
         INGEST=$!
         # The till's payments only while the ingest runs, so that none of them falls after it.
-        live=$(live_while "$INGEST")
+        live=$(live "$INGEST")
         wait "$INGEST" || fail "$binary: paylog ingest beside the server failed"
         seconds=$(python3 -c "print(f'{$(cat "$WORK/ingest.ms") / 1000:.2f}')")
         accepted=$(python3 -c "import json; print(json.load(open('$WORK/ingest.json'))['accepted'])")
