@@ -9,18 +9,34 @@ extension BenchRunner {
     /// starts. With ``coldReplay`` its pages are dropped from the page cache first; either way the share of the log
     /// resident when the clock starts is reported (`log_resident_fraction`).
     func replay() async throws(BenchError) -> BenchResult {
+        try await rebuild(.replay, projection: PaymentsProjection(), what: "rebuilding every projection")
+    }
+
+    /// `replay-floor`: the same rebuild with ``PaylogWorkflow/PaymentsReadingFloor``, which reads and decodes
+    /// every event as the payments fold does and then evolves nothing and writes no view: the most any replay of
+    /// this log can do on the machine, measured beside `replay` in the same run. No target of its own.
+    func replayFloor() async throws(BenchError) -> BenchResult {
+        try await rebuild(.replayFloor, projection: PaymentsReadingFloor(), what: "reading and decoding the log as a rebuild does, folding nothing")
+    }
+
+    /// Rebuilds `projection` alone on the shared payment log, as `replay` describes, and measures it as
+    /// `scenario`. A projection the log has no checkpoint of is first caught up when the store opens, before the
+    /// clock starts (``PaymentsReadingFloor`` keeps no view, so that is a read of the log).
+    private func rebuild(
+        _ scenario: BenchScenario, projection: any StreamFoldingProjection, what: String
+    ) async throws(BenchError) -> BenchResult {
         let log = try await sharedPaymentLog()
-        progress("replay: rebuilding every projection from \(log.events) events …")
+        progress("\(scenario): \(what) from \(log.events) events …")
         let store: EventStore
         do {
-            store = try EventStore(path: log.path, projections: [PaymentsProjection()])
+            store = try EventStore(path: log.path, projections: [projection])
         } catch {
-            throw .store(step: "opening the payment log for replay", error)
+            throw .store(step: "opening the payment log for \(scenario)", error)
         }
         defer { store.close() }
         let file = log.path + "/data.mdb"
         if coldReplay {
-            progress("replay: dropping the log's pages from the page cache (--cold) …")
+            progress("\(scenario): dropping the log's pages from the page cache (--cold) …")
             try PageCache.drop(file)
         }
         let resident = PageCache.residentFraction(of: file)
@@ -38,7 +54,7 @@ extension BenchRunner {
         let end = Stopwatch.now()
         let peaks = memory.stop()
         return BenchResult(
-            scenario: .replay, events: log.events, seconds: Stopwatch.seconds(from: start, to: end), rawEventsPerSecond: nil,
+            scenario: scenario, events: log.events, seconds: Stopwatch.seconds(from: start, to: end), rawEventsPerSecond: nil,
             latencies: laps.latencies, peakRSSBytes: peaks.resident, peakResetWorked: peaks.wasReset,
             peakAnonymousRSSBytes: peaks.anonymous, bytesPerEvent: log.bytesPerEvent,
             payloadBytesPerEvent: log.payloadBytesPerEvent, rawBytesPerEvent: nil,

@@ -3,7 +3,7 @@ import Foundation
 /// Runs the scenarios of `paylog bench`, each on its own temporary store, and measures them.
 ///
 /// What several scenarios share is prepared once per runner, outside every scenario's timed part and memory
-/// window: the log of realistic payment events that `replay`, `scan`, `decode` and `load-stream` read, and the
+/// window: the log of realistic payment events that `replay`, `replay-floor`, `scan`, `decode` and `load-stream` read, and the
 /// raw-LMDB baselines. Call ``finish()`` at the end to remove the stores (unless they are kept).
 ///
 /// A runner is used by one task at a time.
@@ -37,6 +37,7 @@ public final class BenchRunner {
         case .appendBatched: return try await appendBatched()
         case .appendConcurrent: return try await appendConcurrent()
         case .replay: return try await replay()
+        case .replayFloor: return try await replayFloor()
         case .scan: return try await scan()
         case .decode: return try await decode()
         case .loadStream: return try await loadStream()

@@ -9,6 +9,10 @@ public enum BenchScenario: String, Sendable, Hashable, CaseIterable, CustomStrin
     /// (``PaylogStore/EventStore/rebuildProjections(chunk:sortMemory:mappedMemoryLimit:progress:)``) from a log of
     /// realistic payment events.
     case replay
+    /// The `replay` rebuild with nothing folded: every event read and its payload decoded as the payments fold does,
+    /// no payment evolved, no view written (``PaylogWorkflow/PaymentsReadingFloor``). The most a replay of the log
+    /// can do on the machine; no target of its own.
+    case replayFloor = "replay-floor"
     /// Reading and decoding every envelope of the log, no projection.
     case scan
     /// Reading every event of the log and decoding its payload into the domain's ``PaylogDomain/PaymentEvent``, on
@@ -28,7 +32,7 @@ public enum BenchScenario: String, Sendable, Hashable, CaseIterable, CustomStrin
         switch self {
         case .appendBatched: "one append of 1,000 events"
         case .appendConcurrent: "one append of 1 event, from submission to durable acknowledgement"
-        case .replay: "one rebuild step (a page of the log read and folded, or a chunk of rows written)"
+        case .replay, .replayFloor: "one rebuild step (a page of the log read and folded, or a chunk of rows written)"
         case .scan, .decode: "one page of 10,000 events"
         case .loadStream: "one stream loaded and replayed to a version"
         case .ingest: "one observation line"
@@ -38,7 +42,7 @@ public enum BenchScenario: String, Sendable, Hashable, CaseIterable, CustomStrin
     /// Whether the scenario reads the shared log of realistic payment events (built once per run).
     var readsPaymentLog: Bool {
         switch self {
-        case .replay, .scan, .decode, .loadStream: true
+        case .replay, .replayFloor, .scan, .decode, .loadStream: true
         case .appendBatched, .appendConcurrent, .ingest: false
         }
     }

@@ -140,11 +140,25 @@ public struct PaymentsProjection: StreamFoldingProjection {
     /// seven copies per event (`perf`, Docs/performance.md). `PaymentsFolderTests` and the rebuild tests hold the
     /// rows to the live view's, which the event-by-event path leaves.
     public func fold(_ event: FoldEvent, into payment: inout Payment?, rows: inout ViewRows) throws {
+        try fold(event, into: &payment, rows: &rows, evolving: true)
+    }
+
+    /// The fold from a ``FoldEvent``; with `evolving` false it reads and decodes the event exactly as the fold does
+    /// (and fails where it fails) but leaves `payment` and `rows` as they are: ``PaymentsReadingFloor``, what a
+    /// rebuild costs before any payment is evolved or any row written. Inlined, so that the constant `evolving`
+    /// costs the real fold nothing.
+    @inline(__always)
+    func fold(_ event: FoldEvent, into payment: inout Payment?, rows: inout ViewRows, evolving: Bool) throws {
         guard event.schemaVersion == EventCodec.currentSchemaVersion, let kind = PaymentEventKind(event) else {
+            guard evolving else {
+                _ = try EventCodec.decodeForState(event.recorded())
+                return
+            }
             return try fold(event.recorded(), into: &payment, rows: &rows)
         }
         let id = event.streamID
         if kind == .appSwitched {
+            guard evolving else { return }
             // Its one field, the note, is evidence only: the payload is not read (`paylog verify` checks it).
             return Payment.evolve(&payment, id: id, AppSwitched(note: ""))
         }
@@ -162,23 +176,29 @@ public struct PaymentsProjection: StreamFoldingProjection {
             switch kind {
             case .requested:
                 let requested = try EventPayloadDecoder.requested(&reader, evidence: false)
+                guard evolving else { return }
                 Payment.evolve(&payment, id: id, requested, observedAt: at)
                 PaymentsProjection.forEachRoute(of: requested, route)
             case .callbackReceived:
                 let (callback, fingerprint) = try EventPayloadDecoder.callbackReceived(
                     &reader, evidence: false, fingerprintingURL: true)
+                guard evolving else { return }
                 Payment.evolve(&payment, id: id, callback, fingerprint: fingerprint!, observedAt: at)
                 PaymentsProjection.forEachRoute(of: callback, route)
             case .offline:
                 let offline = try EventPayloadDecoder.offline(&reader)
+                guard evolving else { return }
                 Payment.evolve(&payment, id: id, offline, observedAt: at)
                 PaymentsProjection.forEachRoute(of: offline, route)
             case .reconciled:
                 let reconciled = try EventPayloadDecoder.reconciled(&reader, evidence: false)
+                guard evolving else { return }
                 Payment.evolve(&payment, id: id, reconciled, observedAt: at)
                 PaymentsProjection.forEachRoute(of: reconciled, route)
             case .failed:
-                Payment.evolve(&payment, id: id, try EventPayloadDecoder.failed(&reader))
+                let failed = try EventPayloadDecoder.failed(&reader)
+                guard evolving else { return }
+                Payment.evolve(&payment, id: id, failed)
             case .appSwitched:
                 break
             }

@@ -11,7 +11,9 @@ struct BenchCommand: AsyncParsableCommand {
         discussion: """
             Scenarios: append-batched (one writer, 1,000 events of 300 bytes per append), append-concurrent (64 \
             tasks, one event per durable append), replay (rebuild every view from a log of realistic payment \
-            events), scan (decode every envelope), decode (decode every event's payload into its payment event on \
+            events), replay-floor (the same rebuild with nothing folded: every event read and its payload decoded \
+            as the replay's fold does, no payment evolved, no view written: the most a replay of the log can do \
+            here), scan (decode every envelope), decode (decode every event's payload into its payment event on \
             one thread, no view: what the Python peer's replay does, for a like-for-like ratio), load-stream (one \
             random payment at a random version, from its stream), ingest (JSON Lines observations through the \
             workflow, durable). The raw-LMDB baseline (C API, same key sizes and batches, one stream index, no \
@@ -20,9 +22,9 @@ struct BenchCommand: AsyncParsableCommand {
             on the C API, 64 per durable commit, before and after its run (the mean of the two): the most the disk \
             allows it.
 
-            Sizes: by default 1,000,000 events for append-batched and for the log replay, scan, decode and \
-            load-stream read (built once per run, untimed); 50,000 for append-concurrent; about 20,000 for ingest; \
-            20,000 lookups; 5,000 raw single commits. --events N sets the log to N and scales the others: N/20 \
+            Sizes: by default 1,000,000 events for append-batched and for the log replay, replay-floor, scan, \
+            decode and load-stream read (built once per run, untimed); 50,000 for append-concurrent; about 20,000 \
+            for ingest; 20,000 lookups; 5,000 raw single commits. --events N sets the log to N and scales the others: N/20 \
             concurrent (at least 64), N/50 ingested (at least 50), N/50 lookups (100 to 20,000), N/200 raw single \
             commits (100 to 5,000).
 
@@ -31,9 +33,9 @@ struct BenchCommand: AsyncParsableCommand {
             counts LMDB's mapped file pages; peak_anon_rss_bytes (sampled every 10 ms) counts heap and stacks only. \
             bytes_per_event is the store's used pages (LMDB's last page + 1), not data.mdb's sparse size.
 
-            Cache: replay reports log_resident_fraction, the share of the log in the page cache when its clock \
-            starts (a log built just before is usually cached unless it outgrows memory); --cold drops the log's \
-            pages first, so logs of different sizes are replayed alike.
+            Cache: replay and replay-floor report log_resident_fraction, the share of the log in the page cache \
+            when the clock starts (a log built just before is usually cached unless it outgrows memory); --cold \
+            drops the log's pages first, so logs of different sizes are replayed alike.
 
             Stores go to a temporary directory removed at the end, or to --keep DIR, left in place; a later run \
             with the same --keep DIR and --events reads the payment log kept there (DIR/payment-log.json) instead \
@@ -44,8 +46,8 @@ struct BenchCommand: AsyncParsableCommand {
     @Option(
         name: .long,
         help: ArgumentHelp(
-            "A scenario to run: append-batched, append-concurrent, replay, scan, decode, load-stream or ingest. Repeat "
-                + "it or separate names with commas; default all.", valueName: "name"))
+            "A scenario to run: append-batched, append-concurrent, replay, replay-floor, scan, decode, load-stream or "
+                + "ingest. Repeat it or separate names with commas; default all.", valueName: "name"))
     var scenario: [String] = []
     @Option(help: ArgumentHelp("The number of log events; the other sizes scale with it (see above).", valueName: "n"))
     var events: Int?
@@ -55,7 +57,8 @@ struct BenchCommand: AsyncParsableCommand {
             "Keep the stores in this directory instead of a temporary one; reuse the payment log kept there.",
             valueName: "dir"))
     var keep: String?
-    @Flag(help: "replay: drop the log's pages from the page cache before the clock starts (a replay from disk).")
+    @Flag(
+        help: "replay, replay-floor: drop the log's pages from the page cache before the clock starts (a replay from disk).")
     var cold = false
 
     /// The scenarios asked for, in the order given (every scenario when none was).
