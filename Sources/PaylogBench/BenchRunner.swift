@@ -3,8 +3,8 @@ import Foundation
 /// Runs the scenarios of `paylog bench`, each on its own temporary store, and measures them.
 ///
 /// What several scenarios share is prepared once per runner, outside every scenario's timed part and memory
-/// window: the log of realistic payment events that `replay`, `replay-floor`, `scan`, `decode` and `load-stream` read, and the
-/// raw-LMDB baselines. Call ``finish()`` at the end to remove the stores (unless they are kept).
+/// window: the log of realistic payment events that `replay`, `replay-floor`, `scan`, `decode` and `load-stream`
+/// read, and the raw-LMDB baselines. Call ``finish()`` at the end to remove the stores (unless they are kept).
 ///
 /// A runner is used by one task at a time.
 public final class BenchRunner {

@@ -24,9 +24,9 @@ struct BenchCommand: AsyncParsableCommand {
 
             Sizes: by default 1,000,000 events for append-batched and for the log replay, replay-floor, scan, \
             decode and load-stream read (built once per run, untimed); 50,000 for append-concurrent; about 20,000 \
-            for ingest; 20,000 lookups; 5,000 raw single commits. --events N sets the log to N and scales the others: N/20 \
-            concurrent (at least 64), N/50 ingested (at least 50), N/50 lookups (100 to 20,000), N/200 raw single \
-            commits (100 to 5,000).
+            for ingest; 20,000 lookups; 5,000 raw single commits. --events N sets the log to N and scales the \
+            others: N/20 concurrent (at least 64), N/50 ingested (at least 50), N/50 lookups (100 to 20,000), N/200 \
+            raw single commits (100 to 5,000).
 
             Memory: peak_rss_bytes is VmHWM, reset before each scenario through /proc/self/clear_refs (Linux 4.0 \
             and later; peak_rss_reset says whether it worked, else the peak is the process's since start). It \
