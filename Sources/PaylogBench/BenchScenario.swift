@@ -10,8 +10,8 @@ public enum BenchScenario: String, Sendable, Hashable, CaseIterable, CustomStrin
     /// realistic payment events.
     case replay
     /// The `replay` rebuild with nothing folded: every event read and its payload decoded as the payments fold does,
-    /// no payment evolved, no view written (``PaylogWorkflow/PaymentsReadingFloor``). The most a replay of the log
-    /// can do on the machine; no target of its own.
+    /// no payment evolved, no view written (``PaylogWorkflow/PaymentsReadingFloor``). The most this rebuild can do
+    /// on the log and the machine; no target of its own.
     case replayFloor = "replay-floor"
     /// Reading and decoding every envelope of the log, no projection.
     case scan

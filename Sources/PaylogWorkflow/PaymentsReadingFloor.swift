@@ -6,10 +6,11 @@ import PaylogStore
 /// (both fold threads, every envelope read in place, every payload decompressed and decoded into the fields a
 /// payment reads, refusing what that fold refuses) and then evolves no payment and writes no row.
 ///
-/// It is `paylog bench --scenario replay-floor`: the most a replay of the log can do, with every projection cost
-/// taken away, so that the replay's figure can be read against what reading and decoding the log alone allow on
-/// the same machine in the same run (Docs/performance.md, *What the open targets would need*). Not for a store
-/// that serves anything: it has no databases, so its apply does nothing either.
+/// It is `paylog bench --scenario replay-floor`: the most this rebuild can do on a log, with every projection cost
+/// taken away (the floor of its design: two fold threads, the stream ends read first), so that the replay's figure can
+/// be read against what reading and decoding the log alone allow on the same machine in the same run
+/// (Docs/performance.md, *What the open targets would need*). Not for a store that serves anything: it has no
+/// databases, so its apply does nothing either.
 public struct PaymentsReadingFloor: StreamFoldingProjection {
     /// The projection's name: its (empty) view's checkpoint in the store's `meta`.
     public let name = "payments-reading-floor"

@@ -12,8 +12,8 @@ struct BenchCommand: AsyncParsableCommand {
             Scenarios: append-batched (one writer, 1,000 events of 300 bytes per append), append-concurrent (64 \
             tasks, one event per durable append), replay (rebuild every view from a log of realistic payment \
             events), replay-floor (the same rebuild with nothing folded: every event read and its payload decoded \
-            as the replay's fold does, no payment evolved, no view written: the most a replay of the log can do \
-            here), scan (decode every envelope), decode (decode every event's payload into its payment event on \
+            as the replay's fold does, no payment evolved, no view written: the most this rebuild can do on the \
+            log here), scan (decode every envelope), decode (decode every event's payload into its payment event on \
             one thread, no view: what the Python peer's replay does, for a like-for-like ratio), load-stream (one \
             random payment at a random version, from its stream), ingest (JSON Lines observations through the \
             workflow, durable). The raw-LMDB baseline (C API, same key sizes and batches, one stream index, no \

@@ -52,14 +52,19 @@ struct PaymentsReadingFloorTests {
         #expect(try store.lastPosition() == events)
     }
 
-    @Test("it refuses a damaged payload, or one of a newer schema, where the payments rebuild does, naming the same position")
+    @Test("it refuses a damaged payload of every kind the fold reads, or one of a newer schema, where the payments rebuild does, naming the same position")
     func refusesWhatTheFoldRefuses() async throws {
         let dir = TemporaryDirectory()
         defer { dir.remove() }
-        let damaged = NewEvent(type: PaymentEventKind.callbackReceived.typeName, payload: Data([0x0A, 0xFF, 0x01]))
+        // Field 1, length-delimited, 255 bytes long in a 3-byte payload: each kind's decoder runs past the end.
+        // (An app switch's payload is not read by the fold: `paylog verify` checks it.)
+        let damaged = PaymentEventKind.allCases.filter { $0 != .appSwitched }.map { kind in
+            NewEvent(type: kind.typeName, payload: Data([0x0A, 0xFF, 0x01]))
+        }
         let newer = NewEvent(
             type: PaymentEventKind.requested.typeName, schemaVersion: EventCodec.currentSchemaVersion + 1, payload: Data())
-        for (index, event) in [damaged, newer].enumerated() {
+        #expect(damaged.count == 5)
+        for (index, event) in (damaged + [newer]).enumerated() {
             let path = try await Self.demoLog(in: dir, name: "log-\(index)", payments: 10)
             // Appended without the status view, which would refuse it; the last event of the log.
             let bare = try EventStore(path: path, projections: [])
