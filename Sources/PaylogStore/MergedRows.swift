@@ -33,12 +33,11 @@ struct MergedRows: Sendable {
         rows.removeAll(keepingCapacity: true)
     }
 
-    /// Adds a row whose key is the first `keyCount` bytes of `keyAndValue`, its value the rest.
-    mutating func append(database: UInt16, position: UInt64, keyAndValue: UnsafeRawBufferPointer, keyCount: Int) {
-        rows.append(Row(
-            database: database, offset: bytes.count, keyCount: keyCount, valueCount: keyAndValue.count - keyCount,
-            position: position))
-        bytes.append(contentsOf: keyAndValue)
+    /// Adds a row whose key is `key` and value `value`.
+    mutating func append(database: UInt16, position: UInt64, key: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer) {
+        rows.append(Row(database: database, offset: bytes.count, keyCount: key.count, valueCount: value.count, position: position))
+        bytes.append(contentsOf: key)
+        bytes.append(contentsOf: value)
     }
 
     /// Row `index`'s database number (its index in ``names``).

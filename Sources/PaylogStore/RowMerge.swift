@@ -10,8 +10,10 @@ import Darwin
 /// `@exclusivity(unchecked)` (see ``FoldScratch``).
 ///
 /// The heap holds source numbers, and each source's current row is read through plain pointers, so ordering the
-/// heap retains nothing; the row waiting to be emitted is copied into one reused buffer, and rows are emitted
-/// packed (``MergedRows``).
+/// heap retains nothing. The row waiting to be emitted is kept as pointers into its source when the source's rows
+/// outlive its advance (rows in memory, the usual case), and copied into one reused buffer otherwise (a run file);
+/// rows are emitted packed (``MergedRows``). Copying every row twice, into that buffer and then into the batch,
+/// was half of the merge's `memmove` (`perf`, Docs/performance-history.md, forty-eighth round).
 final class RowMerge: @unchecked Sendable {
     private let projection: String
     private let names: [String]
@@ -24,8 +26,10 @@ final class RowMerge: @unchecked Sendable {
     @exclusivity(unchecked) private var pendingDatabase: UInt16 = 0
     @exclusivity(unchecked) private var pendingPrefix: (UInt64, UInt64) = (0, 0)
     @exclusivity(unchecked) private var pendingPosition: UInt64 = 0
-    @exclusivity(unchecked) private var pendingKeyCount = 0
-    @exclusivity(unchecked) private var pending: [UInt8] = []
+    @exclusivity(unchecked) private var pendingKey = UnsafeRawBufferPointer(start: nil, count: 0)
+    @exclusivity(unchecked) private var pendingValue = UnsafeRawBufferPointer(start: nil, count: 0)
+    /// Holds the pending row's key and value when its source reuses its row's bytes; grown when a row needs more.
+    @exclusivity(unchecked) private var pendingCopy = UnsafeMutableRawBufferPointer(start: nil, count: 0)
 
     /// A merge of `sources` of `projection`'s rows, whose database numbers index `names`.
     init(projection: String, names: [String], sources: [SortedRowSource]) {
@@ -35,6 +39,8 @@ final class RowMerge: @unchecked Sendable {
         heap = sources.indices.filter { sources[$0].hasRow }
         for index in stride(from: heap.count / 2 - 1, through: 0, by: -1) { siftDown(from: index) }
     }
+
+    deinit { pendingCopy.deallocate() }
 
     /// Up to `limit` rows in (database, key) order, one per key (the highest position), packed; empty when all
     /// were returned.
@@ -54,7 +60,7 @@ final class RowMerge: @unchecked Sendable {
             let source = sources[top]
             if hasPending {
                 let sameKey = pendingDatabase == source.database && pendingPrefix == source.prefix
-                    && pending.withUnsafeBytes { RowMerge.compare(UnsafeRawBufferPointer(rebasing: $0[..<pendingKeyCount]), source.key) } == 0
+                    && RowMerge.compare(pendingKey, source.key) == 0
                 if !sameKey {
                     emitPending(into: &batch)
                 } else if pendingPosition == 0 || source.position == 0 {
@@ -67,10 +73,11 @@ final class RowMerge: @unchecked Sendable {
             pendingDatabase = source.database
             pendingPrefix = source.prefix
             pendingPosition = source.position
-            pendingKeyCount = source.key.count
-            pending.removeAll(keepingCapacity: true)
-            pending.append(contentsOf: source.key)
-            pending.append(contentsOf: source.value)
+            if source.rowsOutliveAdvance {
+                (pendingKey, pendingValue) = (source.key, source.value)
+            } else {
+                keepCopy(key: source.key, value: source.value)
+            }
             hasPending = true
             try source.advance()
             if !source.hasRow {
@@ -83,9 +90,21 @@ final class RowMerge: @unchecked Sendable {
     }
 
     private func emitPending(into batch: inout MergedRows) {
-        pending.withUnsafeBytes { bytes in
-            batch.append(database: pendingDatabase, position: pendingPosition, keyAndValue: bytes, keyCount: pendingKeyCount)
+        batch.append(database: pendingDatabase, position: pendingPosition, key: pendingKey, value: pendingValue)
+    }
+
+    /// Copies `key` and `value` into ``pendingCopy`` and points the pending row at the copy.
+    private func keepCopy(key: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer) {
+        let count = key.count + value.count
+        if count > pendingCopy.count {
+            pendingCopy.deallocate()
+            pendingCopy = UnsafeMutableRawBufferPointer.allocate(byteCount: max(count, 2 * pendingCopy.count, 4_096), alignment: 8)
         }
+        if !key.isEmpty { pendingCopy.baseAddress!.copyMemory(from: key.baseAddress!, byteCount: key.count) }
+        if !value.isEmpty { (pendingCopy.baseAddress! + key.count).copyMemory(from: value.baseAddress!, byteCount: value.count) }
+        let copy = UnsafeRawBufferPointer(pendingCopy)
+        pendingKey = UnsafeRawBufferPointer(rebasing: copy[0..<key.count])
+        pendingValue = UnsafeRawBufferPointer(rebasing: copy[key.count..<count])
     }
 
     /// Restores the heap order below `index`.

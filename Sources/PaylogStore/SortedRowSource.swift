@@ -34,9 +34,13 @@ final class SortedRowSource {
     /// The current row's key's first sixteen bytes (``SortedRowEntry/prefix``), so that the merge's heap
     /// compares the bytes only when they are equal.
     private(set) var prefix: (UInt64, UInt64) = (0, 0)
-    /// The current row's key and value, until the next ``advance()``.
+    /// The current row's key and value, until the next ``advance()`` (for ever, while this source lives, when
+    /// ``rowsOutliveAdvance``).
     private(set) var key = UnsafeRawBufferPointer(start: nil, count: 0)
     private(set) var value = UnsafeRawBufferPointer(start: nil, count: 0)
+    /// True when a row's ``key`` and ``value`` stay valid after ``advance()``, for as long as this source lives:
+    /// rows in memory point into the sorter's arena, which is no longer written; a run file's rows share one buffer.
+    var rowsOutliveAdvance: Bool { file == nil }
 
     /// The rows `entries` (sorted) of `arena`.
     init(entries: ArraySlice<SortedRowEntry>, arena: RowArena) {

@@ -10,9 +10,10 @@ struct LogOrderBuildWriteTests {
     private static func batch(_ rows: [(UInt16, String, String)]) -> MergedRows {
         var merged = MergedRows(names: ["payments", "routes"], capacity: rows.count)
         for (position, (database, key, value)) in rows.enumerated() {
-            Array((key + value).utf8).withUnsafeBytes { bytes in
-                merged.append(
-                    database: database, position: UInt64(position + 1), keyAndValue: bytes, keyCount: key.utf8.count)
+            Array(key.utf8).withUnsafeBytes { key in
+                Array(value.utf8).withUnsafeBytes { value in
+                    merged.append(database: database, position: UInt64(position + 1), key: key, value: value)
+                }
             }
         }
         return merged

@@ -114,6 +114,23 @@ struct PaymentCodecTests {
         #expect(PaymentCodec.encode(p).count < bytes.count)
     }
 
+    @Test("ids are the same only when their bytes are: same length or not, short or long, empty or absent", arguments: [
+        ("ctx-1", "ctx-1", true), ("ctx-1", "ctx-2", false), ("ctx-1", "ctx-10", false), ("", "", true), ("", "x", false),
+        ("a-charge-id-longer-than-fifteen-bytes-0001", "a-charge-id-longer-than-fifteen-bytes-0001", true),
+        ("a-charge-id-longer-than-fifteen-bytes-0001", "a-charge-id-longer-than-fifteen-bytes-0002", false),
+        ("C\u{E9}x", "Ce\u{301}", false), ("Ce\u{301}", "Ce\u{301}", true),
+    ])
+    func sameBytes(_ a: String, _ b: String, _ same: Bool) {
+        #expect(PaymentCodec.sameBytes(a, b) == same)
+        #expect(PaymentCodec.sameBytes(b, a) == same)
+        #expect(PaymentCodec.sameBytes(a, nil) == false)
+        #expect(PaymentCodec.sameBytes(nil, b) == false)
+        #expect(PaymentCodec.sameBytes(nil, nil))
+        // A copy built byte by byte (its own storage) compares by its bytes too.
+        let copy = String(decoding: Array(b.utf8), as: UTF8.self)
+        #expect(PaymentCodec.sameBytes(a, copy) == same)
+    }
+
     @Test("a changed field changes the bytes, so the replay's view comparison sees it")
     func sensitivity() throws {
         var rng = SplitMix64(seed: 6)
