@@ -21,7 +21,7 @@ final class RowMerge: @unchecked Sendable {
     /// A binary min-heap of source numbers by current row; every source in it has a current row.
     @exclusivity(unchecked) private var heap: [Int]
     /// The row read last, emitted once a row with another key shows it was its key's last: its database, key
-    /// prefix, position, key length, and key and value bytes.
+    /// prefix, position, and key and value bytes (in its source, or in ``pendingCopy``).
     @exclusivity(unchecked) private var hasPending = false
     @exclusivity(unchecked) private var pendingDatabase: UInt16 = 0
     @exclusivity(unchecked) private var pendingPrefix: (UInt64, UInt64) = (0, 0)

@@ -7,8 +7,9 @@ import Darwin
 /// A sorted source of rows for a ``RowMerge``: a slice of a sorter's in-memory entries, or a byte range of one
 /// run file (one database's rows).
 ///
-/// The current row is exposed as plain pointers (``key``, ``value``), valid until the next ``advance()``: into the
-/// sorter's ``RowArena``, or into one row buffer reused for every row of a run file. Building two arrays per row,
+/// The current row is exposed as plain pointers (``key``, ``value``): into the sorter's ``RowArena``, valid while the
+/// source lives, or into one row buffer reused for every row of a run file, valid until the next ``advance()``
+/// (``rowsOutliveAdvance`` tells which). Building two arrays per row,
 /// and retaining and releasing them at every comparison of the merge's heap, was most of the merge's time.
 final class SortedRowSource {
     /// The bytes of one row header in a run file: database u16, key length u32, value length u32, position u64.

@@ -119,6 +119,8 @@ struct PaymentCodecTests {
         ("a-charge-id-longer-than-fifteen-bytes-0001", "a-charge-id-longer-than-fifteen-bytes-0001", true),
         ("a-charge-id-longer-than-fifteen-bytes-0001", "a-charge-id-longer-than-fifteen-bytes-0002", false),
         ("C\u{E9}x", "Ce\u{301}", false), ("Ce\u{301}", "Ce\u{301}", true),
+        // Canonically equivalent (Swift's == calls them equal) and of the same byte length: still not the same bytes.
+        ("\u{212B}", "A\u{30A}", false), ("a\u{301}\u{316}", "a\u{316}\u{301}", false),
     ])
     func sameBytes(_ a: String, _ b: String, _ same: Bool) {
         #expect(PaymentCodec.sameBytes(a, b) == same)
@@ -129,6 +131,15 @@ struct PaymentCodecTests {
         // A copy built byte by byte (its own storage) compares by its bytes too.
         let copy = String(decoding: Array(b.utf8), as: UTF8.self)
         #expect(PaymentCodec.sameBytes(a, copy) == same)
+    }
+
+    @Test("the premise of the canonically equivalent cases above: Swift's == calls them equal, and their lengths match")
+    func canonicallyEquivalentPremise() {
+        for (a, b) in [("\u{212B}", "A\u{30A}"), ("a\u{301}\u{316}", "a\u{316}\u{301}")] {
+            #expect(a == b)
+            #expect(a.utf8.count == b.utf8.count)
+            #expect(!Array(a.utf8).elementsEqual(Array(b.utf8)))
+        }
     }
 
     @Test("a changed field changes the bytes, so the replay's view comparison sees it")
