@@ -1,7 +1,8 @@
 #ifndef PAYLOG_CLMDB_SHIM_H
 #define PAYLOG_CLMDB_SHIM_H
-/* paylog's whole C layer: LMDB (the log) and zstd (the stored payloads' compression), both from Debian, and one Linux
-   call that keeps the kernel from mapping more than the page a read of the log's map faults in. */
+/* paylog's whole C layer: LMDB (the log) and zstd (the stored payloads' compression), both from Debian, one Linux
+   call that keeps the kernel from mapping more than the page a read of the log's map faults in, and one that names
+   a thread. */
 #include <lmdb.h>
 #include <zstd.h>
 #include <stddef.h>
@@ -13,6 +14,16 @@ static inline void paylog_prefetch(const void *start, size_t bytes) {
     const char *bytePointer = (const char *)start;
     for (size_t offset = 0; offset < bytes; offset += 64) __builtin_prefetch(bytePointer + offset, 0, 3);
 }
+
+#ifdef __linux__
+#include <sys/prctl.h>
+
+/* Names the calling thread (at most 15 bytes are kept), as `ps -L`, `/proc/PID/task/TID/comm` and crash backtraces
+   show it. Returns 0, or -1 with errno set. Swift cannot call the variadic prctl itself. */
+static inline int paylog_name_this_thread(const char *name) {
+    return prctl(PR_SET_NAME, (unsigned long)name, 0UL, 0UL, 0UL);
+}
+#endif
 
 #ifdef __linux__
 #include <errno.h>

@@ -25,8 +25,9 @@ public final class Environment: @unchecked Sendable {
     private let lock = ResizeLock()
     private let canonicalPath: String
     private let maximumMapSize: Int
-    /// Keeps the mapped pages under ``mappedMemoryBudget`` when one was given. Set only in `init`.
-    private var governor: MappedMemoryGovernor?
+    /// This environment's place in the process's budget thread (``MappedMemoryGovernor``) when it has a
+    /// ``mappedMemoryBudget``. Set only in `init`.
+    private var budgetMembership: MappedMemoryGovernor.Membership?
     /// The budget the environment keeps its mapped pages under (``EnvironmentOptions/mappedMemoryBudget``); nil: none.
     public let mappedMemoryBudget: Int?
     /// Guarded by `lock`: written only under the exclusive side.
@@ -35,7 +36,7 @@ public final class Environment: @unchecked Sendable {
     private let growthCount = Atomic<Int>(0)
     /// Where the map of `data.mdb` lies, and the map size it was found for (see ``releaseMappedPages()``).
     private let mapRanges = Mutex<(size: Int, ranges: [(start: UInt, end: UInt)])>((0, []))
-    /// Where the budget thread releases the map next (see ``sweepMappedPages(over:)``).
+    /// Where the budget thread releases the map next (see ``sweepMappedPages(over:resident:)``).
     private let mapSweep: Mutex<MapSweep>
     /// Keeps faults in a budgeted map to one page each (see ``mapsOnePagePerFault``). Registered in `init` and again
     /// whenever the map is replaced, under the exclusive side of `lock`.
@@ -134,15 +135,15 @@ public final class Environment: @unchecked Sendable {
         let slice = max(1 << 20, (options.mappedMemoryBudget ?? 0) / 8)
         self.mapSweep = Mutex(MapSweep(slice: slice / Environment.pageSize * Environment.pageSize))
         if let budget = options.mappedMemoryBudget {
-            governor = MappedMemoryGovernor.start { [weak self] in
-                self?.sweepMappedPages(over: budget) ?? false
+            budgetMembership = MappedMemoryGovernor.shared.register { [weak self] resident in
+                self?.sweepMappedPages(over: budget, resident: resident) ?? false
             }
             registerSinglePageFaults()
         }
     }
 
     deinit {
-        governor?.stop()
+        budgetMembership?.stop()
         if !isClosed {
             mdb_env_close(env)
             Environment.openPaths.withLock { _ = $0.remove(canonicalPath) }
@@ -152,7 +153,7 @@ public final class Environment: @unchecked Sendable {
     /// Closes the environment after every live transaction has ended. Later transactions fail with
     /// ``LMDBError/closed``. Closing twice is harmless.
     public func close() {
-        governor?.stop()
+        budgetMembership?.stop()
         lock.withExclusive {
             guard !isClosed else { return }
             isClosed = true
@@ -170,7 +171,7 @@ public final class Environment: @unchecked Sendable {
 
     /// How many times the map's pages were released to keep them under ``EnvironmentOptions/mappedMemoryBudget``
     /// (0 without a budget).
-    public var budgetReleases: Int { governor?.releaseCount ?? 0 }
+    public var budgetReleases: Int { budgetMembership?.releaseCount ?? 0 }
 
     /// Whether a read fault in the map brings in only the page read. True with a
     /// ``EnvironmentOptions/mappedMemoryBudget`` where the kernel allows it (Linux 6.7 or later, userfaultfd not
@@ -359,12 +360,14 @@ public final class Environment: @unchecked Sendable {
         }
     }
 
-    /// The budget thread's release: when the process's resident file-backed memory is over `budget` bytes,
-    /// releases the map one slice at a time from where the last release stopped (``MapSweep``), until it is at
-    /// most three quarters of `budget` or the used part of the map was gone round once. Returns whether it
-    /// released anything. The quarter of room keeps the thread from releasing on every look at the budget's edge.
-    private func sweepMappedPages(over budget: Int) -> Bool {
-        guard Environment.residentFileBytes(over: budget) else { return false }
+    /// The budget thread's look: when the process's resident file-backed memory, `resident` bytes, is over `budget`
+    /// (or over the floor a sweep could not get under, ``MapSweep/trigger(budget:)``), releases the map one slice at
+    /// a time from where the last release stopped (``MapSweep``), until it is at most three quarters of `budget` or
+    /// the used part of the map was gone round once. Returns whether it released anything. The quarter of room keeps
+    /// the thread from releasing on every look at the budget's edge.
+    private func sweepMappedPages(over budget: Int, resident: Int) -> Bool {
+        let trigger = mapSweep.withLock { $0.trigger(budget: budget) }
+        guard resident > trigger else { return false }
         return lock.withShared {
             guard !isClosed else { return false }
             let ranges = currentMapRanges()
@@ -376,7 +379,7 @@ public final class Environment: @unchecked Sendable {
             let used = min(mapped, (info.me_last_pgno + 1) * Int(stat.ms_psize))
             let target = budget / 4 * 3
             let slices = mapSweep.withLock { sweep in
-                sweep.sweep(usedBytes: used, isOverTarget: { Environment.residentFileBytes(over: target) }) {
+                sweep.sweep(usedBytes: used, target: target, resident: Environment.residentSharedBytes) {
                     Environment.release(ranges, offset: $0, length: $1)
                 }
             }
@@ -436,7 +439,7 @@ public final class Environment: @unchecked Sendable {
     /// Resident file-backed and shared memory of this process in bytes, from `/proc/self/statm`; nil when unreadable.
     /// The file stays open and is read with one `pread`, so that a check costs a few microseconds: rebuilds check
     /// every few dozen reads.
-    private static func residentSharedBytes() -> Int? {
+    static func residentSharedBytes() -> Int? {
         guard statmDescriptor >= 0 else { return nil }
         var buffer = (UInt64(0), UInt64(0), UInt64(0), UInt64(0), UInt64(0), UInt64(0), UInt64(0), UInt64(0))
         return withUnsafeMutableBytes(of: &buffer) { raw -> Int? in

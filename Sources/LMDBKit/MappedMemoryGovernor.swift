@@ -1,3 +1,4 @@
+import CLMDB
 import Synchronization
 
 #if canImport(Glibc)
@@ -6,71 +7,111 @@ import Glibc
 import Darwin
 #endif
 
-/// A thread that keeps the pages an ``Environment`` has mapped under its ``EnvironmentOptions/mappedMemoryBudget``:
-/// every few milliseconds it reads the process's resident file-backed memory (one `pread` of `/proc/self/statm`)
-/// and, when it is over the budget, releases the map's pages a slice at a time (``MapSweep``) until it is back
-/// under three quarters of it.
+/// The one thread of the process that keeps the pages of every ``Environment`` with a
+/// ``EnvironmentOptions/mappedMemoryBudget`` under that budget: every few milliseconds it reads the process's
+/// resident file-backed memory (one `pread` of `/proc/self/statm`) and hands the figure to each budgeted environment,
+/// which releases its map's pages a slice at a time (``MapSweep``) when the figure is over its budget, until the
+/// process is back under three quarters of it.
 ///
 /// Why a thread rather than checks between transactions: one transaction can touch thousands of pages scattered
 /// over the file — an ingest batch of 8,192 lines, or the `mdb_drop` of a superseded view when a store opens — and
 /// a kernel that keeps the file in large page-cache folios maps a whole folio, up to megabytes, on each fault
 /// (Linux 6.18; a file read in by `cat`, `cp` or a backup tool is kept that way; since `SinglePageFaults`, only
 /// where the kernel refuses one-page faults). Releasing after each commit left ingest into a 10 M-event log at
-/// 0.5–1 GB; a look every 5 ms bounds the growth whatever code is running, for 200 `pread`s a second (Docs/performance.md, *Mapped memory*). Not within a single LMDB call that maps faster
-/// than that: one `mdb_drop` at open mapped 1.8 GB in 70 ms (before one-page faults; 205–228 MB peaks since).
+/// 0.5–1 GB; a look every 5 ms bounds the growth whatever code is running (Docs/performance.md, *Mapped memory*).
+/// Not within a single LMDB call that maps faster than that: one `mdb_drop` at open mapped 1.8 GB in 70 ms (before
+/// one-page faults; 205–228 MB peaks since).
 ///
-/// The environment's `release` closure holds it weakly; the thread ends within one period of ``stop()``.
+/// Why one thread for the process rather than one per environment: the figure is the process's, so every budgeted
+/// environment reads the same one. With a thread each, a process holding many stores (the test suite holds a few
+/// hundred at its peak) woke a few hundred threads every 5 ms, each to read the same file.
+///
+/// The thread runs while an environment is registered, and ends at the first look that finds none; the next
+/// ``register(_:)`` starts a new one.
 final class MappedMemoryGovernor: Sendable {
     /// How often the thread looks.
     static let periodMicroseconds: UInt32 = 5_000
 
-    private let stopped = Atomic<Bool>(false)
-    /// How many times the thread released the map's pages.
-    private let releases = Atomic<Int>(0)
-    private let release: @Sendable () -> Bool
+    /// The process's governor.
+    static let shared = MappedMemoryGovernor()
 
-    private init(release: @escaping @Sendable () -> Bool) {
-        self.release = release
+    /// What the thread asks at each look.
+    private struct State: ~Copyable {
+        var members: [UInt64: Membership] = [:]
+        var nextID: UInt64 = 0
+        /// Whether a thread is running (or about to end at its next look, having found no members, in which case
+        /// it already set this false).
+        var running = false
     }
 
-    /// Starts a thread calling `release` (which returns whether it released anything) every ``periodMicroseconds``
-    /// until ``stop()``; nil where the thread cannot be made (or off Linux, where `/proc/self/statm` is missing).
-    static func start(_ release: @escaping @Sendable () -> Bool) -> MappedMemoryGovernor? {
+    private let state = Mutex(State())
+
+    private init() {}
+
+    /// Registers `release`, which the thread calls at every look with the process's resident file-backed bytes and
+    /// which returns whether it released anything, until the membership's ``Membership/stop()``. Nil where the
+    /// thread cannot be made (or off Linux, where `/proc/self/statm` is missing).
+    func register(_ release: @escaping @Sendable (_ residentFileBytes: Int) -> Bool) -> Membership? {
         #if os(Linux)
-        let governor = MappedMemoryGovernor(release: release)
-        // The thread holds the governor until it ends; the governor holds nothing of the environment but `release`.
-        let retained = Unmanaged.passRetained(governor)
-        var thread = pthread_t()
-        let created = pthread_create(&thread, nil, { raw in
-            guard let raw else { return nil }
-            let governor = Unmanaged<MappedMemoryGovernor>.fromOpaque(raw).takeRetainedValue()
-            governor.run()
-            return nil
-        }, retained.toOpaque())
-        guard created == 0 else {
-            retained.release()
-            return nil
+        return state.withLock { state -> Membership? in
+            let membership = Membership(id: state.nextID, governor: self, release: release)
+            state.nextID += 1
+            if !state.running {
+                guard startThread() else { return nil }
+                state.running = true
+            }
+            state.members[membership.id] = membership
+            return membership
         }
-        pthread_detach(thread)
-        return governor
         #else
         return nil
         #endif
     }
 
-    /// Asks the thread to end; it does within one period.
-    func stop() {
-        stopped.store(true, ordering: .relaxed)
+    /// How many environments are registered now (for tests).
+    var memberCount: Int { state.withLock { $0.members.count } }
+
+    /// Ends membership `id` (``Membership/stop()``).
+    func unregister(_ id: UInt64) {
+        state.withLock { _ = $0.members.removeValue(forKey: id) }
     }
 
-    /// How many times the thread has released the map's pages so far.
-    var releaseCount: Int { releases.load(ordering: .relaxed) }
+    /// Starts the thread; false when it cannot be made. Called with `state` locked.
+    private func startThread() -> Bool {
+        #if os(Linux)
+        var thread = pthread_t()
+        // The governor is a process-wide constant: the thread needs no reference counted for it.
+        let created = pthread_create(&thread, nil, { _ in
+            MappedMemoryGovernor.shared.run()
+            return nil
+        }, nil)
+        guard created == 0 else { return false }
+        pthread_detach(thread)
+        return true
+        #else
+        return false
+        #endif
+    }
+
+    /// The name the thread runs under, as `/proc/PID/task/TID/comm` and crash backtraces show it.
+    static let threadName = "paylog-budget"
 
     private func run() {
-        while !stopped.load(ordering: .relaxed) {
+        #if os(Linux)
+        _ = paylog_name_this_thread(MappedMemoryGovernor.threadName)
+        #endif
+        while true {
             usleep(Self.periodMicroseconds)
-            if stopped.load(ordering: .relaxed) { return }
-            if release() { releases.add(1, ordering: .relaxed) }
+            let members: [Membership]? = state.withLock { state in
+                if state.members.isEmpty {
+                    state.running = false
+                    return nil
+                }
+                return Array(state.members.values)
+            }
+            guard let members else { return }
+            guard let resident = Environment.residentSharedBytes() else { continue }
+            for member in members { member.look(resident) }
         }
     }
 }

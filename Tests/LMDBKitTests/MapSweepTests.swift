@@ -3,15 +3,25 @@ import Testing
 
 @Suite("The budget thread's sweep of the map, a slice at a time")
 struct MapSweepTests {
+    /// The target the helpers sweep towards.
+    static let target = 750
+
     /// Runs one sweep of `sweep` over `used` bytes in which the process counts as over its target until
     /// `overFor` slices were released; returns the (offset, length) pairs released, in order.
     static func run(_ sweep: inout MapSweep, used: Int, overFor: Int) -> [[Int]] {
         var released: [[Int]] = []
-        let count = sweep.sweep(usedBytes: used, isOverTarget: { released.count < overFor }) { offset, length in
+        let count = sweep.sweep(
+            usedBytes: used, target: target, resident: { released.count < overFor ? target + 1 : target }
+        ) { offset, length in
             released.append([offset, length])
         }
         #expect(count == released.count)
         return released
+    }
+
+    /// Runs one sweep of `sweep` over `used` bytes in which the process holds `resident` bytes whatever is released.
+    static func runStuck(_ sweep: inout MapSweep, used: Int, resident: Int) -> Int {
+        sweep.sweep(usedBytes: used, target: target, resident: { resident }) { _, _ in }
     }
 
     @Test("a sweep stops as soon as the process is under its target, and the next one goes on from there")
@@ -45,5 +55,64 @@ struct MapSweepTests {
         #expect(Self.run(&sweep, used: 50, overFor: 1) == [[0, 10]])
         #expect(Self.run(&sweep, used: 50, overFor: 0).isEmpty)
         #expect(Self.run(&sweep, used: 0, overFor: .max).isEmpty)
+    }
+
+    @Test("a round that leaves the process over its target raises the next looks' trigger to its floor plus a quarter of the budget")
+    func floorAfterAFruitlessRound() {
+        var sweep = MapSweep(slice: 10)
+        #expect(sweep.trigger(budget: 1_000) == 1_000)
+        #expect(Self.runStuck(&sweep, used: 30, resident: 2_000) == 3, "the whole used part is released once")
+        #expect(sweep.floor == 2_000)
+        #expect(sweep.trigger(budget: 1_000) == 2_250)
+        // The next fruitless round measures the floor anew.
+        #expect(Self.runStuck(&sweep, used: 30, resident: 800) == 3)
+        #expect(sweep.floor == 800)
+        #expect(sweep.trigger(budget: 1_000) == 1_050)
+    }
+
+    @Test("a sweep that reaches its target forgets the floor")
+    func targetReachedClearsFloor() {
+        var sweep = MapSweep(slice: 10)
+        _ = Self.runStuck(&sweep, used: 30, resident: 2_000)
+        #expect(sweep.floor != nil)
+        #expect(Self.run(&sweep, used: 30, overFor: 1).count == 1)
+        #expect(sweep.floor == nil)
+        #expect(sweep.trigger(budget: 1_000) == 1_000)
+    }
+
+    @Test("a sweep that finds the process under its target forgets the floor too")
+    func underTargetClearsFloor() {
+        var sweep = MapSweep(slice: 10)
+        _ = Self.runStuck(&sweep, used: 30, resident: 2_000)
+        #expect(Self.run(&sweep, used: 30, overFor: 0).isEmpty)
+        #expect(sweep.floor == nil)
+    }
+
+    @Test("a floor holds for floorLooks looks, then the budget alone decides again")
+    func floorExpires() {
+        var sweep = MapSweep(slice: 10)
+        _ = Self.runStuck(&sweep, used: 30, resident: 2_000)
+        for look in 1...MapSweep.floorLooks {
+            #expect(sweep.trigger(budget: 1_000) == 2_250, "look \(look)")
+        }
+        #expect(sweep.floor == nil)
+        #expect(sweep.trigger(budget: 1_000) == 1_000)
+    }
+
+    @Test("an unreadable figure ends the sweep and leaves the floor as it was")
+    func unreadableFigure() {
+        var sweep = MapSweep(slice: 10)
+        _ = Self.runStuck(&sweep, used: 30, resident: 2_000)
+        var released = 0
+        #expect(sweep.sweep(usedBytes: 30, target: Self.target, resident: { nil }) { _, _ in released += 1 } == 0)
+        #expect(released == 0)
+        #expect(sweep.floor == 2_000)
+    }
+
+    @Test("a round cut short by the target does not set a floor, though the process was over it when the round began")
+    func partialRoundSetsNoFloor() {
+        var sweep = MapSweep(slice: 10)
+        #expect(Self.run(&sweep, used: 100, overFor: 5).count == 5)
+        #expect(sweep.floor == nil)
     }
 }
