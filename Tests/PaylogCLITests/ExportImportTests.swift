@@ -178,7 +178,7 @@ struct ExportImportTests {
         #expect(try PaylogProcess.run(["demo", "--payments", "3000", "--store", dir.path + "/source"]).status == 0)
         #expect(try PaylogProcess.run(["export", "--store", dir.path + "/source", "-o", dir.path + "/log.jsonl"]).status == 0)
         let target = dir.path + "/target"
-        let importer = Process()
+        let importer = ChildProcess()
         importer.executableURL = URL(fileURLWithPath: try PaylogProcess.binary())
         importer.arguments = ["import-log", dir.path + "/log.jsonl", "--store", target]
         importer.standardOutput = FileHandle.nullDevice

@@ -12,7 +12,7 @@ struct IngestBatchLinesEndToEndTests {
 
     /// `paylog ingest -` on `store` with `arguments`, reading a pipe this test writes to and keeps open.
     final class LiveIngest {
-        let process = Process()
+        let process = ChildProcess()
         let input = Pipe()
         let output = Pipe()
         let errors = Pipe()

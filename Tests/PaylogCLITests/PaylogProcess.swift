@@ -17,7 +17,7 @@ struct PaylogProcess {
         _ arguments: [String], stdin: String? = nil, executable: String? = nil, environment: [String: String] = [:],
         directory: String? = nil
     ) throws -> Result {
-        let process = Process()
+        let process = ChildProcess()
         process.executableURL = URL(fileURLWithPath: try executable ?? binary())
         process.arguments = arguments
         if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory, isDirectory: true) }

@@ -178,8 +178,8 @@ struct ServeProcessTests {
     }
 
     /// Starts `paylog` with `arguments` (a `serve`), and returns it with the port it announced.
-    static func start(_ arguments: [String]) throws -> (Process, Int) {
-        let server = Process()
+    static func start(_ arguments: [String]) throws -> (ChildProcess, Int) {
+        let server = ChildProcess()
         server.executableURL = URL(fileURLWithPath: try PaylogProcess.binary())
         server.arguments = arguments
         let out = Pipe()

@@ -47,7 +47,7 @@ struct CrashTests {
         var totalAcknowledged = 0
         let rounds = 25
         for round in 0..<rounds {
-            let child = Process()
+            let child = ChildProcess()
             child.executableURL = URL(fileURLWithPath: binary)
             child.arguments = ["append", storePath, ackPath, String(round)]
             child.standardOutput = FileHandle.nullDevice
@@ -87,7 +87,7 @@ struct CrashTests {
         let storePath = dir.path + "/store"
         let ackPath = dir.path + "/acks.txt"
         let output = Pipe()
-        let child = Process()
+        let child = ChildProcess()
         child.executableURL = URL(fileURLWithPath: binary)
         child.arguments = ["fill", storePath, ackPath, String(1_500_000)]
         child.standardOutput = output
