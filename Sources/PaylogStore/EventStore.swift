@@ -140,9 +140,9 @@ public final class EventStore: Sendable {
     /// (``EnvironmentOptions/mappedMemoryBudget``); nil: the store keeps every page it read mapped.
     public var mappedMemoryBudget: Int? { environment.mappedMemoryBudget }
 
-    /// How many times the store's budget thread has released mapped pages since it opened (0 without a budget).
-    /// Releases several times a second while busy mean the working set is larger than the budget: random reads
-    /// then fault most of their pages back in (Docs/operations.md, *Memory*).
+    /// How many times the process's budget thread has released this store's mapped pages since it opened (0 without
+    /// a budget). Releases several times a second while busy mean the working set is larger than the budget: random
+    /// reads then fault most of their pages back in (Docs/operations.md, *Memory*).
     public var mappedMemoryReleases: Int { environment.budgetReleases }
 
     /// Whether a read fault in the log's map brings in only the page read, not the kernel's usual 16 cached
