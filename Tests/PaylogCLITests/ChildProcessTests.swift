@@ -43,32 +43,50 @@ struct ChildProcessTests {
         try child.run()
         #expect(child.isRunning)
         #expect(child.processIdentifier > 0)
+        #expect(child.terminationReason == .stillRunning)
+        #expect(child.terminationStatus == -1)
         child.terminate()
         child.waitUntilExit()
         #expect(child.terminationReason == .uncaughtSignal)
         #expect(child.terminationStatus == SIGTERM)
+        // Once reaped, its pid may be another process's: nothing more is sent to it.
+        child.send(SIGKILL)
+        #expect(child.terminationStatus == SIGTERM)
     }
 
-    @Test("the child inherits no descriptor past standard error, with 1,500 open in this process")
-    func manyDescriptorsNotInherited() throws {
-        // Foundation's Process.run() lists /proc/self/fd and reads past the end of the listing's buffer once more
-        // than about 1,350 descriptors are open (swift-corelibs-foundation#5472): the reason ChildProcess exists.
-        var opened: [Int32] = []
-        defer { opened.forEach { _ = close($0) } }
-        for _ in 0..<1_500 {
-            let descriptor = open("/dev/null", O_RDONLY | O_CLOEXEC)
-            try #require(descriptor >= 0, "open /dev/null: errno \(errno)")
-            opened.append(descriptor)
+    @Test("a child dropped while it runs is killed and reaped, leaving no zombie")
+    func droppedChildIsReaped() throws {
+        var pid: Int32 = 0
+        do {
+            let child = ChildProcess()
+            child.executableURL = URL(fileURLWithPath: "/bin/sleep")
+            child.arguments = ["30"]
+            try child.run()
+            pid = child.processIdentifier
+            #expect(child.isRunning)
         }
-        // Without O_CLOEXEC: only the spawn's own closing keeps it from the child.
-        let inheritable = open("/dev/null", O_RDONLY)
-        try #require(inheritable >= 0)
-        defer { _ = close(inheritable) }
+        try #require(pid > 0)
+        // Reaped: the pid is no longer this process's child (a zombie would still be).
+        var status: Int32 = 0
+        #expect(waitpid(pid, &status, WNOHANG) == -1 && errno == ECHILD)
+    }
+
+    @Test("the child inherits no descriptor past standard error, however high, close-on-exec or not")
+    func descriptorsNotInherited() throws {
+        // Foundation's Process.run() lists /proc/self/fd to find the highest descriptor, and reads past the end of
+        // the listing's buffer once more than about 1,350 are open (swift-corelibs-foundation#5472): the reason
+        // ChildProcess exists. It lists nothing; posix_spawn closes every descriptor from 3 up.
+        let low = open("/dev/null", O_RDONLY)
+        try #require(low >= 0, "open /dev/null: errno \(errno)")
+        defer { _ = close(low) }
+        let high = fcntl(low, F_DUPFD, 1_500)
+        try #require(high >= 1_500, "F_DUPFD: errno \(errno)")
+        defer { _ = close(high) }
         let (status, _, output) = try Self.shell("ls /proc/self/fd")
         #expect(status == 0)
         // The shell's 0, 1 and 2, and the descriptor `ls` lists the directory with.
         let listed = output.split(separator: "\n").compactMap { Int32($0) }
-        #expect(!listed.contains(inheritable), "descriptor \(inheritable) reached the child: \(listed)")
+        #expect(!listed.contains(low) && !listed.contains(high), "\(low) or \(high) reached the child: \(listed)")
         #expect(listed.count <= 4, "\(listed)")
     }
 

@@ -190,7 +190,7 @@ struct ExportImportTests {
         while !FileManager.default.fileExists(atPath: marker) && importer.isRunning && Date() < deadline {
             usleep(1_000)
         }
-        kill(importer.processIdentifier, SIGKILL)
+        importer.send(SIGKILL)
         importer.waitUntilExit()
         try #require(importer.terminationReason == .uncaughtSignal, "the import finished before it could be killed")
         for command in [["verify"], ["status"], ["import-log", dir.path + "/log.jsonl"]] {
@@ -222,7 +222,7 @@ struct ExportImportTests {
         #expect(refused.stderr.contains("Cannot import an export into \(target): another process has the store open"),
                 "\(refused.stderr)")
         #expect(!FileManager.default.fileExists(atPath: target + "/import-in-progress"))
-        kill(server.processIdentifier, SIGTERM)
+        server.send(SIGTERM)
         server.waitUntilExit()
         let imported = try PaylogProcess.run(["import-log", dir.path + "/log.jsonl", "--store", target])
         #expect(imported.status == 0, "\(imported.stderr)")

@@ -49,7 +49,7 @@ struct RebuildViewsEndToEndTests {
             payment + "/app-switch", method: "POST", key: key, body: #"{"at":"2026-11-21T23:00:00Z"}"#)
         #expect(switched.status != 404, "\(switched.body)")
 
-        kill(server.processIdentifier, SIGTERM)
+        server.send(SIGTERM)
         server.waitUntilExit()
         let rebuilt = try PaylogProcess.run(["rebuild-views", "--store", store])
         #expect(rebuilt.status == 0, "\(rebuilt.stderr)")

@@ -35,7 +35,7 @@ struct ServeProcessTests {
         let listed = try PaylogProcess.run(["keys", "list", "--store", store])
         #expect(listed.stdout.contains("pos") && !listed.stdout.contains("late") && !listed.stdout.contains(String(key.suffix(64))))
 
-        kill(server.processIdentifier, SIGTERM)
+        server.send(SIGTERM)
         let deadline = Date().addingTimeInterval(15)
         while server.isRunning && Date() < deadline { try await Task.sleep(for: .milliseconds(50)) }
         #expect(!server.isRunning)

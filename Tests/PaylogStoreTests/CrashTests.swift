@@ -55,7 +55,7 @@ struct CrashTests {
             try child.run()
             // Kill anywhere from during start-up to well into steady appending.
             try await Task.sleep(for: .milliseconds(Int.random(in: 20...400, using: &generator)))
-            kill(child.processIdentifier, SIGKILL)
+            child.send(SIGKILL)
             child.waitUntilExit()
             #expect(child.terminationReason == .uncaughtSignal)
             try Self.dropUnfinishedLine(ackPath)

@@ -5,5 +5,7 @@ extension ChildProcess {
         case exit
         /// A signal ended it; ``terminationStatus`` is the signal's number.
         case uncaughtSignal
+        /// It has not ended (or was not started); ``terminationStatus`` is -1.
+        case stillRunning
     }
 }

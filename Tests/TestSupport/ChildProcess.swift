@@ -14,7 +14,8 @@ import Glibc
 /// after it is not mapped the whole test process dies with SIGSEGV. The suite holds 1,600–1,700 descriptors at its
 /// peak (a few hundred stores open at once, and a sorter test with a thousand run files), and one CI run died so.
 /// Here the child's descriptors past standard error are closed by `posix_spawn` itself
-/// (`posix_spawn_file_actions_addclosefrom_np`), with no listing.
+/// (`posix_spawn_file_actions_addclosefrom_np`, glibc 2.34 or later; where it is missing `run()` throws a
+/// ``SpawnError`` naming it), with no listing.
 ///
 /// Standard input, output and error take a `Pipe` (the child gets the matching end, and the parent's copy of that
 /// end is closed once the child runs, as `Process` does) or a `FileHandle` (`FileHandle.nullDevice`: `/dev/null`);
@@ -36,8 +37,9 @@ public final class ChildProcess: @unchecked Sendable {
     public var standardError: Any?
 
     /// The child's process id once it runs (0 before).
-    public private(set) var processIdentifier: Int32 = 0
-    /// Its `waitpid` status once reaped.
+    public var processIdentifier: Int32 { pid.load(ordering: .relaxed) }
+    private let pid = Atomic<Int32>(0)
+    /// Its `waitpid` status once reaped. Signals are sent with this locked, so never to a reaped (recycled) pid.
     private let reaped = Mutex<Int32?>(nil)
 
     /// A child not yet started.
@@ -89,56 +91,76 @@ public final class ChildProcess: @unchecked Sendable {
             }
         }
         try ChildProcess.check(code, "posix_spawn of \(path)")
-        processIdentifier = pid
+        self.pid.store(pid, ordering: .relaxed)
         // The child holds its ends now; the parent's copies would keep a reader of the output from ever seeing its end.
         if let pipe = standardInput as? Pipe { try? pipe.fileHandleForReading.close() }
         if let pipe = standardOutput as? Pipe { try? pipe.fileHandleForWriting.close() }
         if let pipe = standardError as? Pipe { try? pipe.fileHandleForWriting.close() }
     }
 
+    /// Kills (SIGKILL) and reaps a child still running, so that none outlives its test as a process or a zombie.
+    deinit {
+        guard processIdentifier > 0 else { return }
+        send(SIGKILL)
+        while reapNow() == nil { usleep(1_000) }
+    }
+
     /// Whether the child was started and has not ended yet.
     public var isRunning: Bool {
         guard processIdentifier > 0 else { return false }
-        return reap(blocking: false) == nil
+        return reapNow() == nil
     }
 
-    /// Waits for the child to end.
+    /// Waits for the child to end (looking every millisecond, so that other calls on it never wait behind this one).
     public func waitUntilExit() {
         guard processIdentifier > 0 else { return }
-        _ = reap(blocking: true)
+        while reapNow() == nil { usleep(1_000) }
     }
 
-    /// Sends the child SIGTERM.
+    /// Sends the child SIGTERM, unless it has ended.
     public func terminate() {
-        guard processIdentifier > 0, reap(blocking: false) == nil else { return }
-        kill(processIdentifier, SIGTERM)
+        send(SIGTERM)
     }
 
-    /// Its exit status, or the number of the signal that ended it (0 while it runs).
+    /// Sends the child `signal`, unless it was not started or has ended (then its pid may be another process's).
+    public func send(_ signal: Int32) {
+        let pid = processIdentifier
+        guard pid > 0 else { return }
+        reaped.withLock { reaped in
+            if reaped == nil { _ = kill(pid, signal) }
+        }
+    }
+
+    /// Its exit status, or the number of the signal that ended it; -1 while it runs (no exit status or signal is -1,
+    /// so an expectation of either fails).
     public var terminationStatus: Int32 {
-        guard let status = reaped.withLock({ $0 }) else { return 0 }
+        guard let status = reapNow() else { return -1 }
         return ChildProcess.signalled(status) ? status & 0x7f : (status >> 8) & 0xff
     }
 
-    /// Why it ended (``TerminationReason/exit`` while it runs).
+    /// Why it ended; ``TerminationReason/stillRunning`` while it runs.
     public var terminationReason: TerminationReason {
-        guard let status = reaped.withLock({ $0 }) else { return .exit }
+        guard let status = reapNow() else { return .stillRunning }
         return ChildProcess.signalled(status) ? .uncaughtSignal : .exit
     }
 
-    /// The child's `waitpid` status once it ended; nil while it runs (only when not `blocking`).
-    private func reap(blocking: Bool) -> Int32? {
-        reaped.withLock { reaped in
+    /// The child's `waitpid` status once it ended, reaping it then; nil while it runs or before it was started.
+    private func reapNow() -> Int32? {
+        let pid = processIdentifier
+        guard pid > 0 else { return nil }
+        return reaped.withLock { reaped in
             if let reaped { return reaped }
             var status: Int32 = 0
             while true {
-                let result = waitpid(processIdentifier, &status, blocking ? 0 : WNOHANG)
-                if result == processIdentifier {
+                let result = waitpid(pid, &status, WNOHANG)
+                if result == pid {
                     reaped = status
                     return status
                 }
-                if result == -1 && errno == EINTR { continue }
-                return nil
+                if result == 0 { return nil }
+                if errno == EINTR { continue }
+                // Only this object reaps its child: ECHILD means something else did, and its status is lost.
+                preconditionFailure("waitpid of child \(pid) failed: errno \(errno)")
             }
         }
     }
