@@ -27,7 +27,7 @@ public final class Environment: @unchecked Sendable {
     private let maximumMapSize: Int
     /// This environment's place in the process's budget thread (``MappedMemoryGovernor``) when it has a
     /// ``mappedMemoryBudget``. Set only in `init`.
-    private var budgetMembership: MappedMemoryGovernor.Membership?
+    private(set) var budgetMembership: MappedMemoryGovernor.Membership?
     /// The budget the environment keeps its mapped pages under (``EnvironmentOptions/mappedMemoryBudget``); nil: none.
     public let mappedMemoryBudget: Int?
     /// Guarded by `lock`: written only under the exclusive side.
@@ -38,6 +38,8 @@ public final class Environment: @unchecked Sendable {
     private let mapRanges = Mutex<(size: Int, ranges: [(start: UInt, end: UInt)])>((0, []))
     /// Where the budget thread releases the map next (see ``sweepMappedPages(over:resident:)``).
     private let mapSweep: Mutex<MapSweep>
+    /// The resident bytes a sweep could not get under (``MapSweep/floor``), for tests.
+    var mapSweepFloor: Int? { mapSweep.withLock { $0.floor } }
     /// Keeps faults in a budgeted map to one page each (see ``mapsOnePagePerFault``). Registered in `init` and again
     /// whenever the map is replaced, under the exclusive side of `lock`.
     private let singlePageFaults = Mutex(SinglePageFaults())
@@ -54,7 +56,13 @@ public final class Environment: @unchecked Sendable {
     /// A durable environment (not ``EnvironmentOptions/noSync``) that this creates has its directory's entries
     /// flushed before this returns (``syncDirectory(_:)``), so the first commit's `fsync` leaves nothing of the new
     /// store to the file system's goodwill: the new `data.mdb` is named on disk before anything is acknowledged in it.
-    public init(path: String, options: EnvironmentOptions = EnvironmentOptions()) throws(LMDBError) {
+    public convenience init(path: String, options: EnvironmentOptions = EnvironmentOptions()) throws(LMDBError) {
+        try self.init(path: path, options: options, governor: .shared)
+    }
+
+    /// Opens the environment as ``init(path:options:)`` does, its budget (if any) kept by `governor`: a test's own,
+    /// which looks only when the test makes it.
+    init(path: String, options: EnvironmentOptions, governor: MappedMemoryGovernor) throws(LMDBError) {
         var creatingDataFile = false
         if !options.readOnly {
             try Environment.makeDirectory(path)
@@ -135,7 +143,7 @@ public final class Environment: @unchecked Sendable {
         let slice = max(1 << 20, (options.mappedMemoryBudget ?? 0) / 8)
         self.mapSweep = Mutex(MapSweep(slice: slice / Environment.pageSize * Environment.pageSize))
         if let budget = options.mappedMemoryBudget {
-            budgetMembership = MappedMemoryGovernor.shared.register { [weak self] resident in
+            budgetMembership = governor.register { [weak self] resident in
                 self?.sweepMappedPages(over: budget, resident: resident) ?? false
             }
             registerSinglePageFaults()

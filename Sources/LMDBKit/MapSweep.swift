@@ -9,7 +9,7 @@
 /// released at a time leaves the pages elsewhere in the map where they are, so a hot page faults back once per
 /// round of the hand, not once per release.
 struct MapSweep: Sendable {
-    /// How many looks a ``floor`` holds before the budget alone decides again: about a second of the governor's.
+    /// How many looks a ``floor`` holds before the budget alone decides again: at least a second of the governor's.
     static let floorLooks = 200
 
     /// Bytes of the map released at a time.
@@ -36,7 +36,7 @@ struct MapSweep: Sendable {
     /// budget (a large binary's code, or a few hundred stores open at once, as in the test suite), no release of this
     /// map reaches the target. Every look then swept the whole map again, every 5 ms, and every read faulted its
     /// page back. With the floor, the map is swept again once the process has grown a quarter of the budget past what
-    /// it could not give back, or a second later, when the floor is measured anew.
+    /// it could not give back, or 200 looks (at least a second) later, when the floor is measured anew.
     mutating func trigger(budget: Int) -> Int {
         guard let floor else { return budget }
         floorLooksLeft -= 1

@@ -27,10 +27,12 @@ extension MappedMemoryGovernor {
             governor.unregister(id)
         }
 
-        /// One look of the governor's thread, which read `resident` bytes of resident file-backed memory.
-        func look(_ resident: Int) {
-            guard !stopped.load(ordering: .relaxed) else { return }
-            if release(resident) { releases.add(1, ordering: .relaxed) }
+        /// One look of the governor's thread, which read `resident` bytes of resident file-backed memory; returns
+        /// whether the environment released anything.
+        func look(_ resident: Int) -> Bool {
+            guard !stopped.load(ordering: .relaxed), release(resident) else { return false }
+            releases.add(1, ordering: .relaxed)
+            return true
         }
     }
 }

@@ -45,8 +45,17 @@ final class MappedMemoryGovernor: Sendable {
     }
 
     private let state = Mutex(State())
+    /// Whether members get a thread; without one (tests) looks happen only through ``look(resident:)``.
+    private let startsThreads: Bool
+    /// The name its thread runs under.
+    private let name: String
 
-    private init() {}
+    /// A governor; the process's is ``shared``. One that `startsThreads: false` never looks on its own (tests drive
+    /// it with ``look(resident:)``); a test's own that does names its thread apart from the process's (`name`).
+    init(startsThreads: Bool = true, name: String = MappedMemoryGovernor.threadName) {
+        self.startsThreads = startsThreads
+        self.name = name
+    }
 
     /// Registers `release`, which the thread calls at every look with the process's resident file-backed bytes and
     /// which returns whether it released anything, until the membership's ``Membership/stop()``. Nil where the
@@ -56,7 +65,7 @@ final class MappedMemoryGovernor: Sendable {
         return state.withLock { state -> Membership? in
             let membership = Membership(id: state.nextID, governor: self, release: release)
             state.nextID += 1
-            if !state.running {
+            if startsThreads && !state.running {
                 guard startThread() else { return nil }
                 state.running = true
             }
@@ -68,8 +77,8 @@ final class MappedMemoryGovernor: Sendable {
         #endif
     }
 
-    /// How many environments are registered now (for tests).
-    var memberCount: Int { state.withLock { $0.members.count } }
+    /// Whether the thread is running (for tests: it ends at the first look that finds no member).
+    var isThreadRunning: Bool { state.withLock { $0.running } }
 
     /// Ends membership `id` (``Membership/stop()``).
     func unregister(_ id: UInt64) {
@@ -80,12 +89,17 @@ final class MappedMemoryGovernor: Sendable {
     private func startThread() -> Bool {
         #if os(Linux)
         var thread = pthread_t()
-        // The governor is a process-wide constant: the thread needs no reference counted for it.
-        let created = pthread_create(&thread, nil, { _ in
-            MappedMemoryGovernor.shared.run()
+        // The thread holds the governor until it ends.
+        let retained = Unmanaged.passRetained(self)
+        let created = pthread_create(&thread, nil, { raw in
+            guard let raw else { return nil }
+            Unmanaged<MappedMemoryGovernor>.fromOpaque(raw).takeRetainedValue().run()
             return nil
-        }, nil)
-        guard created == 0 else { return false }
+        }, retained.toOpaque())
+        guard created == 0 else {
+            retained.release()
+            return false
+        }
         pthread_detach(thread)
         return true
         #else
@@ -93,12 +107,12 @@ final class MappedMemoryGovernor: Sendable {
         #endif
     }
 
-    /// The name the thread runs under, as `/proc/PID/task/TID/comm` and crash backtraces show it.
+    /// The name the process's thread runs under, as `/proc/PID/task/TID/comm` and crash backtraces show it.
     static let threadName = "paylog-budget"
 
     private func run() {
         #if os(Linux)
-        _ = paylog_name_this_thread(MappedMemoryGovernor.threadName)
+        _ = paylog_name_this_thread(name)
         #endif
         while true {
             usleep(Self.periodMicroseconds)
@@ -111,7 +125,21 @@ final class MappedMemoryGovernor: Sendable {
             }
             guard let members else { return }
             guard let resident = Environment.residentSharedBytes() else { continue }
-            for member in members { member.look(resident) }
+            look(members, resident: resident)
+        }
+    }
+
+    /// One look over every member, as the thread makes it, with the process's resident file-backed memory at
+    /// `resident` bytes (for tests of a governor that `startsThreads: false`).
+    func look(resident: Int) {
+        look(state.withLock { Array($0.members.values) }, resident: resident)
+    }
+
+    private func look(_ members: [Membership], resident: Int) {
+        var resident = resident
+        for member in members where member.look(resident) {
+            // What one member released, the next need not: they see the figure as it is now.
+            resident = Environment.residentSharedBytes() ?? resident
         }
     }
 }
