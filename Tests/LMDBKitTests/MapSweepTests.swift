@@ -24,6 +24,13 @@ struct MapSweepTests {
         sweep.sweep(usedBytes: used, target: target, resident: { resident }) { _, _ in }
     }
 
+    /// A sweep of 10-byte slices whose round over 30 bytes left the process at 2,000 bytes: its floor.
+    static func sweepWithFloor() -> MapSweep {
+        var sweep = MapSweep(slice: 10)
+        _ = runStuck(&sweep, used: 30, resident: 2_000)
+        return sweep
+    }
+
     @Test("a sweep stops as soon as the process is under its target, and the next one goes on from there")
     func resumesWhereItStopped() {
         var sweep = MapSweep(slice: 10)
@@ -72,8 +79,7 @@ struct MapSweepTests {
 
     @Test("a sweep that reaches its target forgets the floor")
     func targetReachedClearsFloor() {
-        var sweep = MapSweep(slice: 10)
-        _ = Self.runStuck(&sweep, used: 30, resident: 2_000)
+        var sweep = Self.sweepWithFloor()
         #expect(sweep.floor != nil)
         #expect(Self.run(&sweep, used: 30, overFor: 1).count == 1)
         #expect(sweep.floor == nil)
@@ -82,16 +88,14 @@ struct MapSweepTests {
 
     @Test("a sweep that finds the process under its target forgets the floor too")
     func underTargetClearsFloor() {
-        var sweep = MapSweep(slice: 10)
-        _ = Self.runStuck(&sweep, used: 30, resident: 2_000)
+        var sweep = Self.sweepWithFloor()
         #expect(Self.run(&sweep, used: 30, overFor: 0).isEmpty)
         #expect(sweep.floor == nil)
     }
 
     @Test("a floor holds for floorLooks looks, then the budget alone decides again")
     func floorExpires() {
-        var sweep = MapSweep(slice: 10)
-        _ = Self.runStuck(&sweep, used: 30, resident: 2_000)
+        var sweep = Self.sweepWithFloor()
         for look in 1...MapSweep.floorLooks {
             #expect(sweep.trigger(budget: 1_000) == 2_250, "look \(look)")
         }
@@ -101,8 +105,7 @@ struct MapSweepTests {
 
     @Test("an unreadable figure ends the sweep and leaves the floor as it was")
     func unreadableFigure() {
-        var sweep = MapSweep(slice: 10)
-        _ = Self.runStuck(&sweep, used: 30, resident: 2_000)
+        var sweep = Self.sweepWithFloor()
         var released = 0
         #expect(sweep.sweep(usedBytes: 30, target: Self.target, resident: { nil }) { _, _ in released += 1 } == 0)
         #expect(released == 0)
