@@ -16,9 +16,19 @@ extension EventStore {
     /// with the store's).
     ///
     /// - Throws: ``EventStoreError/backupFailed(destination:reason:)`` when `destination` is a file, a directory
-    ///   that is not empty, the store's own directory, or the copy cannot be written.
+    ///   that is not empty, the store's own directory or a directory inside it, or the copy cannot be written.
     public func backup(to destination: String, compact: Bool = true) throws(EventStoreError) -> BackupReport {
         let files = FileManager.default
+        // Inside the store's directory, the copy would sit among files paylog owns: `paylog import-log` deletes its
+        // scratch directories there, and `STORE/service` is the service's own store (its keys were written into a
+        // backup made there). A copy is only worth having outside the store it protects.
+        let storeDirectory = EventStore.resolvedPath(path)
+        if EventStore.resolvedPath(destination).hasPrefix(storeDirectory + "/") {
+            throw .backupFailed(
+                destination: destination,
+                reason: "it lies inside the store's directory \(path), where paylog deletes and writes files of its own; "
+                    + "put the copy outside it")
+        }
         let dataFile = destination + "/data.mdb"
         var isDirectory: ObjCBool = false
         if files.fileExists(atPath: destination, isDirectory: &isDirectory) {
@@ -28,9 +38,7 @@ extension EventStore {
                 throw .backupFailed(destination: destination, reason: "its entries cannot be listed (\(error))")
             }
             guard entries.isEmpty else {
-                let sameStore = URL(fileURLWithPath: destination).resolvingSymlinksInPath().path
-                    == URL(fileURLWithPath: path).resolvingSymlinksInPath().path
-                let reason = sameStore
+                let reason = EventStore.resolvedPath(destination) == storeDirectory
                     ? "it is the store's own directory" : "the directory is not empty (a backup never replaces files)"
                 throw .backupFailed(destination: destination, reason: reason)
             }
@@ -61,6 +69,20 @@ extension EventStore {
             return "\(operation) failed: \(String(cString: strerror(code)))"
         }
         return error.description
+    }
+
+    /// `path` made absolute, with `.`, `..` and symbolic links resolved as far as the path exists (a destination not
+    /// created yet keeps its missing components as written).
+    static func resolvedPath(_ path: String) -> String {
+        var existing = URL(fileURLWithPath: path).standardizedFileURL
+        var missing: [String] = []
+        while !FileManager.default.fileExists(atPath: existing.path), existing.path != "/" {
+            missing.insert(existing.lastPathComponent, at: 0)
+            existing.deleteLastPathComponent()
+        }
+        var resolved = existing.resolvingSymlinksInPath()
+        for component in missing { resolved.appendPathComponent(component) }
+        return resolved.standardizedFileURL.path
     }
 
     /// The size of the file at `path` in bytes, 0 when it cannot be read.

@@ -116,6 +116,42 @@ struct BackupTests {
         #expect(try store.lastPosition() == 5)
     }
 
+    @Test(
+        "a destination inside the store's directory is refused, however it is spelled, and nothing is created there",
+        arguments: ["store/copy", "store/a/b/copy", "store/empty", "link/copy", "elsewhere/../store/copy"])
+    func destinationInsideTheStore(relative: String) async throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        let store = try await populate(dir.path + "/store", appends: 5)
+        defer { store.close() }
+        try FileManager.default.createDirectory(atPath: dir.path + "/store/empty", withIntermediateDirectories: false)
+        try FileManager.default.createSymbolicLink(atPath: dir.path + "/link", withDestinationPath: dir.path + "/store")
+        try FileManager.default.createDirectory(atPath: dir.path + "/elsewhere", withIntermediateDirectories: false)
+        let before = Set(try FileManager.default.contentsOfDirectory(atPath: dir.path + "/store"))
+        let destination = dir.path + "/" + relative
+        #expect {
+            _ = try store.backup(to: destination)
+        } throws: { error in
+            guard case .backupFailed(let named, let reason) = error as? EventStoreError else { return false }
+            return named == destination && reason.contains("inside the store's directory")
+        }
+        #expect(Set(try FileManager.default.contentsOfDirectory(atPath: dir.path + "/store")) == before)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path + "/store/empty").isEmpty)
+        #expect(try store.lastPosition() == 5)
+    }
+
+    @Test("a destination beside the store whose name starts with the store's is not taken for one inside it")
+    func destinationBesideTheStore() async throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        let store = try await populate(dir.path + "/store", appends: 5)
+        defer { store.close() }
+        let report = try store.backup(to: dir.path + "/store-copy")
+        let copy = try EventStore(path: report.destination)
+        defer { copy.close() }
+        #expect(try copy.lastPosition() == 5)
+    }
+
     @Test("a destination the system refuses is named in the system's words, never with advice about the store")
     func destinationRefusedBySystem() throws {
         let dir = TemporaryDirectory()
