@@ -39,6 +39,11 @@ struct KeysCommand: ParsableCommand {
         @Flag(help: "Print one JSON object per key.") var json = false
 
         func run() throws {
+            // A store no key was ever added to: nothing to list, and no key database is created to say so.
+            guard try KeysCommand.keyDatabaseExists(storeOptions) else {
+                if !json { print(Output.table(["name", "scopes", "id", "created"], []) + "\n0 key(s)") }
+                return
+            }
             try KeysCommand.withKeys(storeOptions) { keys in
                 let all = try keys.list()
                 if json {
@@ -64,11 +69,26 @@ struct KeysCommand: ParsableCommand {
         @Argument(help: "The key's name.") var name: String
 
         func run() throws {
+            guard try KeysCommand.keyDatabaseExists(storeOptions) else {
+                throw CLIError("No key named '\(name)': no key was ever added to the store at \(storeOptions.resolvedPath).")
+            }
             try KeysCommand.withKeys(storeOptions) { keys in
                 try keys.revoke(name: name)
                 print("Key '\(name)' revoked.")
             }
         }
+    }
+
+    /// Whether the store at `options`' path has a key database (`STORE/service`), for the subcommands that only
+    /// read or revoke keys: they create nothing. Without one, the path must still hold a store
+    /// (``StoreOptions/requireStore(at:)``), so that a mistyped `--store` fails, naming the path, instead of
+    /// answering "0 key(s)" as if that were the real store's answer.
+    static func keyDatabaseExists(_ options: StoreOptions) throws -> Bool {
+        var isDirectory: ObjCBool = false
+        let service = (options.resolvedPath as NSString).appendingPathComponent("service")
+        if FileManager.default.fileExists(atPath: service, isDirectory: &isDirectory), isDirectory.boolValue { return true }
+        try StoreOptions.requireStore(at: options.resolvedPath)
+        return false
     }
 
     static func withKeys(_ options: StoreOptions, _ body: (APIKeyStore) throws -> Void) throws {

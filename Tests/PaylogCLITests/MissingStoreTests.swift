@@ -10,7 +10,8 @@ struct MissingStoreTests {
     static let readingCommands: [[String]] = [
         ["status"], ["status", "pay-1"], ["log"], ["stream", "pay-1"], ["verify"], ["export"],
         ["replay"], ["replay", "--payment", "pay-1"], ["audit", "pay-1"], ["analytics"], ["rebuild-views"], ["expire"],
-        ["reconcile", "/dev/null"], ["backup", "/tmp/paylog-missing-store-backup-never"],
+        ["reconcile", "/dev/null"], ["backup", "/tmp/paylog-missing-store-backup-never"], ["keys", "list"],
+        ["keys", "revoke", "till-1"],
     ]
 
     @Test("a directory that does not exist: exit 1 naming it, and nothing is created", arguments: readingCommands)
@@ -47,6 +48,35 @@ struct MissingStoreTests {
         let status = try PaylogProcess.run(["status", "--store", store, "pay-1"])
         #expect(status.status == 0, "\(status.stderr)")
         #expect(status.stdout.contains("pay-1"))
+    }
+
+    @Test("keys list and revoke on a store no key was added to: no key, and no key database created")
+    func storeWithoutKeys() throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        let store = dir.path + "/store"
+        let request = try PaylogProcess.run([
+            "request", "--store", store, "--provider", "sumup", "--payment", "pay-1", "--amount", "12.50",
+            "--currency", "EUR", "--callback", "https://shop.example/cb", "--client-id", "affiliate-key-1",
+        ])
+        #expect(request.status == 0, "\(request.stderr)")
+        let before = try FileManager.default.contentsOfDirectory(atPath: store).sorted()
+        #expect(!before.contains("service"))
+
+        let list = try PaylogProcess.run(["keys", "list", "--store", store])
+        #expect(list.status == 0, "\(list.stderr)")
+        #expect(list.stdout.hasSuffix("0 key(s)\n"))
+        let json = try PaylogProcess.run(["keys", "list", "--json", "--store", store])
+        #expect(json.status == 0 && json.stdout.isEmpty)
+        let revoke = try PaylogProcess.run(["keys", "revoke", "till-1", "--store", store])
+        #expect(revoke.status == 1)
+        #expect(revoke.stderr.contains("No key named 'till-1': no key was ever added to the store at \(store)"))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: store).sorted() == before)
+
+        let add = try PaylogProcess.run(["keys", "add", "--name", "till-1", "--scopes", "ingest", "--store", store])
+        #expect(add.status == 0, "\(add.stderr)")
+        let listed = try PaylogProcess.run(["keys", "list", "--store", store])
+        #expect(listed.stdout.contains("till-1") && listed.stdout.hasSuffix("1 key(s)\n"))
     }
 
     @Test("an empty data.mdb (a failed copy) is not a store: refused, and left empty", arguments: readingCommands)
