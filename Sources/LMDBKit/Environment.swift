@@ -101,8 +101,12 @@ public final class Environment: @unchecked Sendable {
         if code == MDB_INVALID, let bytes = Environment.unfinishedDataFileSize(in: path) {
             release()
             // A first meta page that names pages beyond the two headers: a store that held data, cut short (a copy
-            // that did not finish), not a creation that never did.
-            if let needed = Environment.bytesRecordedByFirstMetaPage(in: path), needed > 2 * Environment.pageSize {
+            // that did not finish), not a creation that never did. No readable first meta page: either, or neither
+            // (LMDB writes its two header pages in one call, so its own unfinished creation leaves a whole page 0).
+            guard let needed = Environment.bytesRecordedByFirstMetaPage(in: path) else {
+                throw LMDBError.unreadableHeader(path: path, fileBytes: bytes)
+            }
+            if needed > 2 * Environment.pageSize {
                 throw LMDBError.truncated(path: path, fileBytes: bytes, neededBytes: needed)
             }
             throw LMDBError.unfinishedCreation(path: path, fileBytes: bytes)

@@ -21,6 +21,9 @@ public enum LMDBError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The data file at `path` is shorter than LMDB's two header (meta) pages: its creation never finished (the disk
     /// filled while it was written), so it holds nothing, and LMDB cannot open it.
     case unfinishedCreation(path: String, fileBytes: Int)
+    /// The data file at `path` is shorter than LMDB's two header pages and does not begin with a readable header:
+    /// cut within its first page, or not an LMDB file at all. Whether it ever held events cannot be told from it.
+    case unreadableHeader(path: String, fileBytes: Int)
 
     /// LMDB's numeric return code, or `nil` for wrapper-level errors.
     public var code: Int32? {
@@ -56,6 +59,9 @@ public enum LMDBError: Error, Sendable, Equatable, CustomStringConvertible {
         case .unfinishedCreation(let path, let fileBytes):
             return "\(path)/data.mdb is \(fileBytes) bytes, less than LMDB's two header pages: the store's creation "
                 + "never finished (the disk filled, or the process was stopped, while it was written)"
+        case .unreadableHeader(let path, let fileBytes):
+            return "\(path)/data.mdb is \(fileBytes) bytes and does not begin with LMDB's header page: it was cut short "
+                + "within its first page (a copy that did not finish), or it is not an LMDB file"
         }
     }
 
@@ -116,6 +122,10 @@ public enum LMDBError: Error, Sendable, Equatable, CustomStringConvertible {
         case .unfinishedCreation:
             return "No event was ever recorded in it. Free disk space, remove that data.mdb and lock.mdb (or the "
                 + "whole directory), and run the command again to create the store."
+        case .unreadableHeader:
+            return "It was not opened, and nothing was written to it; nothing in it can be read. If the store held "
+                + "events, restore it from a backup (paylog backup) or an export (paylog import-log), and keep this "
+                + "file if it is the only copy; if it was being created, remove data.mdb and lock.mdb and run again."
         }
     }
 
