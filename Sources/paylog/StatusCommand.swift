@@ -75,11 +75,15 @@ struct StatusCommand: ParsableCommand {
                 after = last.id
             }
         } else {
-            let payments = try PaymentsProjection.payments(
+            // One payment past the limit, to say whether the listing stops at the limit or at the last match: "3
+            // payment(s)" alone read as "3 match" when 12 did.
+            var payments = try PaymentsProjection.payments(
                 in: store, status: statusFilter, provider: providerFilter, currency: currency?.uppercased(), day: day,
-                limit: limit ?? .max)
+                limit: limit.map { $0 < .max ? $0 + 1 : $0 } ?? .max)
+            let cut = limit.map { payments.count > $0 } ?? false
+            if cut, let limit { payments.removeLast(payments.count - limit) }
             print(Output.table(Output.statusHeader, payments.map(Output.statusRow)))
-            print("\(payments.count) payment(s)")
+            print(cut ? "\(payments.count) payment(s) shown; more match (raise --limit, or drop it, to list them all)" : "\(payments.count) payment(s)")
         }
     }
 }

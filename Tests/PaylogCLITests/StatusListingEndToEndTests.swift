@@ -36,5 +36,16 @@ struct StatusListingEndToEndTests {
         let table = try PaylogProcess.run(["status", "--provider", "square"] + store).stdout
         #expect(table.contains("\(square.count) payment(s)"), "the table lists as many")
         #expect(try ids(["--provider", "square", "--limit", "1001"]) == Array(square.prefix(1_001)))
+
+        // The table's count says whether the listing stopped at --limit or at the last match.
+        func summary(_ limit: Int) throws -> String {
+            let run = try PaylogProcess.run(["status", "--provider", "square", "--limit", "\(limit)"] + store)
+            #expect(run.status == 0, "\(run.stderr)")
+            return String(try #require(run.stdout.split(separator: "\n").last))
+        }
+        #expect(try summary(3) == "3 payment(s) shown; more match (raise --limit, or drop it, to list them all)")
+        #expect(try summary(square.count - 1).hasPrefix("\(square.count - 1) payment(s) shown; more match"))
+        #expect(try summary(square.count) == "\(square.count) payment(s)")
+        #expect(try summary(Int.max) == "\(square.count) payment(s)")
     }
 }
