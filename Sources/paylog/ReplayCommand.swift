@@ -57,6 +57,9 @@ struct ReplayCommand: AsyncParsableCommand {
         } catch {
             throw storeOptions.historyError(error, payment: payment)
         }
-        try ReplayPaymentOutput.print(steps, payment: payment, cutoff: at, notes: notes, json: json)
+        var missingVersion: UInt64?
+        if case .version(let asked) = cutoff, let last = steps.last?.event.version, last < asked { missingVersion = asked }
+        try ReplayPaymentOutput.print(
+            steps, payment: payment, cutoff: at, missingVersion: missingVersion, notes: notes, json: json)
     }
 }

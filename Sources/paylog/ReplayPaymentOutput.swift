@@ -7,14 +7,18 @@ import PaylogWorkflow
 /// Prints `paylog replay --payment`: each event and the state after it.
 enum ReplayPaymentOutput {
     /// Prints `steps` of `payment`, each with its audit notes from `notes` (by position), as text or as JSON.
+    /// `missingVersion`: the version `--at` asked for when the payment has no such version yet (the text says the
+    /// steps are all of it, rather than let "as of 6: 5 event(s)" pass for a history cut at 6).
     static func print(
-        _ steps: [HistoryStep], payment: String, cutoff: String?, notes: [UInt64: [String]], json: Bool
+        _ steps: [HistoryStep], payment: String, cutoff: String?, missingVersion: UInt64? = nil, notes: [UInt64: [String]],
+        json: Bool
     ) throws {
         if json {
             Swift.print(try JSONText.encode(HistoryJSON.object(steps, payment: payment, cutoff: cutoff, notes: notes)))
             return
         }
-        Swift.print("payment \(payment)\(cutoff.map { " as of \($0)" } ?? ""): \(steps.count) event(s)")
+        let beyond = missingVersion.map { "; it has no version \($0) (its last is \(steps.last?.event.version ?? 0)): this is all of it" } ?? ""
+        Swift.print("payment \(payment)\(cutoff.map { " as of \($0)" } ?? ""): \(steps.count) event(s)\(beyond)")
         for step in steps {
             let observed = step.event.observedAt?.rfc3339 ?? "-"
             Swift.print("")

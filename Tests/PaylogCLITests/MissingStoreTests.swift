@@ -35,21 +35,13 @@ struct MissingStoreTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).isEmpty)
     }
 
-    /// Records a request for `pay-1` into `store` with `paylog request`, which creates the store when it is missing.
-    func requestPayment(in store: String) throws {
-        let request = try PaylogProcess.run([
-            "request", "--store", store, "--provider", "sumup", "--payment", "pay-1", "--amount", "12.50",
-            "--currency", "EUR", "--callback", "https://shop.example/cb", "--client-id", "affiliate-key-1",
-        ])
-        #expect(request.status == 0, "\(request.stderr)")
-    }
-
     @Test("a recording command still creates the store, and the reading ones then open it")
     func recordingCreates() throws {
         let dir = TemporaryDirectory()
         defer { dir.remove() }
         let store = dir.path + "/new-store"
-        try requestPayment(in: store)
+        let request = try PaylogProcess.requestPayment(store: store)
+        #expect(request.status == 0, "\(request.stderr)")
         let status = try PaylogProcess.run(["status", "--store", store, "pay-1"])
         #expect(status.status == 0, "\(status.stderr)")
         #expect(status.stdout.contains("pay-1"))
@@ -60,7 +52,8 @@ struct MissingStoreTests {
         let dir = TemporaryDirectory()
         defer { dir.remove() }
         let store = dir.path + "/store"
-        try requestPayment(in: store)
+        let request = try PaylogProcess.requestPayment(store: store)
+        #expect(request.status == 0, "\(request.stderr)")
         let before = try FileManager.default.contentsOfDirectory(atPath: store).sorted()
         #expect(!before.contains("service"))
 

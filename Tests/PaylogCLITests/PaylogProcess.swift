@@ -41,6 +41,15 @@ struct PaylogProcess {
             stderr: String(decoding: error, as: UTF8.self))
     }
 
+    /// Records `paylog request` of a 12.50 EUR SumUp payment `payment` into the store at `store` (created when
+    /// missing): a payment for a test to act on.
+    static func requestPayment(_ payment: String = "pay-1", store: String) throws -> Result {
+        try run([
+            "request", "--store", store, "--provider", "sumup", "--payment", payment, "--amount", "12.50",
+            "--currency", "EUR", "--callback", "https://shop.example/cb", "--client-id", "affiliate-key-1",
+        ])
+    }
+
     static func jsonObject(_ text: String) throws -> [String: Any] {
         try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any] ?? [:]
     }

@@ -11,10 +11,7 @@ struct RecordOutcomeOutputTests {
         let dir = TemporaryDirectory()
         defer { dir.remove() }
         let store = dir.path + "/store"
-        let request = try PaylogProcess.run([
-            "request", "--store", store, "--provider", "sumup", "--payment", "pay-1", "--amount", "12.50",
-            "--currency", "EUR", "--callback", "https://shop.example/cb", "--client-id", "affiliate-key-1",
-        ])
+        let request = try PaylogProcess.requestPayment(store: store)
         #expect(request.status == 0, "\(request.stderr)")
         let first = try PaylogProcess.run([
             "fail", "pay-1", "--reason", "no callback in 120 s", "--at", "2026-11-21T10:02:00Z", "--store", store,
