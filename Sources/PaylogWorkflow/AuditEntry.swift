@@ -9,7 +9,7 @@ public struct AuditEntry: Sendable, Hashable {
     public var event: RecordedEvent
     /// The event decoded.
     public var decoded: PaymentEvent
-    /// The raw evidence: launch URL, callback URL or report line.
+    /// The raw evidence: launch URL, callback URL, report line, or the note an app switch was recorded with.
     public var evidence: String?
     /// Every field of the evidence as today's adapters read it.
     public var reading: [String: String]?

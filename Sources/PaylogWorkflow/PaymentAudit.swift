@@ -89,8 +89,9 @@ public enum PaymentAudit {
                 failures.noteFailure(observedAt: step.event.observedAt, state: step.state)
             case .offline(let e):
                 if let expiry = e.expiresAtMicroseconds { notes.append("expires \(Timestamp(microseconds: expiry).rfc3339) unless reconciled") }
-            case .appSwitched:
-                break
+            case .appSwitched(let e):
+                // The till's note on the switch is what was observed of it (`replay --payment` shows it too).
+                if !e.note.isEmpty { evidence = e.note }
             }
             if step.state.status == .failed, case .failed(let e) = step.decoded { standingFailure = e }
             if step.state.status != .failed { standingFailure = nil }

@@ -31,4 +31,14 @@ struct PaymentAuditTests {
         #expect(before.first?.contains("observed at 2026-11-21T09:00:31.000000Z, before the failure") == true)
         #expect(before.first?.contains("may have been premature") == true)
     }
+
+    @Test("an app switch's note is its evidence in the audit, as in the replay; a switch without one has none")
+    func appSwitchNote() async throws {
+        let noted = #"{"kind":"app_switch","payment":"p1","at":"2026-11-21T09:00:02Z","note":"till 4 handed over to SumUp"}"#
+        let bare = #"{"kind":"app_switch","payment":"p1","at":"2026-11-21T09:00:03Z"}"#
+        let switches = try await RecordedDay.with([Self.request, noted, bare]) { workflow in
+            try PaymentAudit.entries(of: "p1", in: workflow.store).filter { $0.event.type == "AppSwitched" }
+        }
+        #expect(switches.map(\.evidence) == ["till 4 handed over to SumUp", nil])
+    }
 }
