@@ -1,4 +1,5 @@
 import Foundation
+import PaylogStore
 
 /// How `paylog serve` runs. Every field has a default; a `--config` JSON file may set any of them, and
 /// command-line options override the file.
@@ -70,10 +71,8 @@ public struct ServiceConfiguration: Sendable, Hashable, Codable {
         let configuration: ServiceConfiguration
         do {
             configuration = try JSONDecoder().decode(ServiceConfiguration.self, from: data)
-        } catch let DecodingError.dataCorrupted(context) {
-            throw .invalid(path, context.debugDescription)
-        } catch let DecodingError.typeMismatch(_, context) {
-            throw .invalid(path, "\(context.codingPath.map(\.stringValue).joined(separator: ".")) has the wrong type")
+        } catch let error as DecodingError {
+            throw .invalid(path, error.reason)
         } catch {
             throw .invalid(path, "\(error)")
         }

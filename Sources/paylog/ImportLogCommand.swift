@@ -164,7 +164,7 @@ struct ImportLogCommand: AsyncParsableCommand {
                     event = try decoder.decode(ExportLine.self, from: Data(line.utf8)).recordedEvent()
                 } catch {
                     // A refused field's reason is a sentence of its own (an EventStoreError ends with its period).
-                    let reason = "\(error)"
+                    let reason = (error as? DecodingError)?.reason ?? "\(error)"
                     throw CLIError("Line \(number) of \(path) is not an export line: \(reason)\(reason.hasSuffix(".") ? "" : ".")")
                 }
                 if first && events.isEmpty && event.position != 1 {

@@ -23,4 +23,21 @@ struct ServiceConfigurationTests {
             }
         }
     }
+
+    @Test("a file that is not JSON, or a field of the wrong type, is named in words, each sentence ended once")
+    func unreadableFile() throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        let path = dir.path + "/config.json"
+        for (text, expected) in [("{bad", "is not valid JSON"), (#"{"port":"8080"}"#, #"the field "port" is not a whole number"#)] {
+            try text.write(toFile: path, atomically: true, encoding: .utf8)
+            #expect {
+                _ = try ServiceConfiguration.load(from: path)
+            } throws: { error in
+                let message = "\(error)"
+                return message.hasPrefix("Invalid configuration in \(path): ") && message.contains(expected)
+                    && !message.contains("..") && !message.contains("DecodingError")
+            }
+        }
+    }
 }
