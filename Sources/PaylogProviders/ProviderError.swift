@@ -101,8 +101,8 @@ public enum ProviderError: Error, Sendable, Hashable, CustomStringConvertible {
                 + "so charge a whole amount of \(money.currency.code) or use another provider"
         case .unknownSquareAPIVersion(let version):
             return "Square API version \(version.debugDescription) is unknown (no 1.4 exists); use \"1.0\", \"1.1\", "
-                + "\"1.2\" or \"1.3\" (--api-version, the HTTP API's api_version; a library caller may pass nil for "
-                + "a pre-1.0 request)"
+                + "\"1.2\" or \"1.3\" (--api-version, the HTTP API's api_version), or give none for a request made before "
+                + "API 1.0"
         case .fieldNotInAPIVersion(let field, let version, let available):
             return "Square `\(field)` does not exist in API version \(version ?? "pre-1.0"); it is available in "
                 + "\(available) — change the API version or drop the field"
@@ -118,7 +118,7 @@ public enum ProviderError: Error, Sendable, Hashable, CustomStringConvertible {
                 + "understands, or have the merchant update the app"
         case .invalidAppVersion(let text):
             return "declared app version \(text.debugDescription) is not dotted numbers such as \"1.69\"; "
-                + "pass the version exactly as the app reports it, or nil when unknown"
+                + "give the version exactly as the app reports it, or none when it is not known"
         case .invalidReference(let field, let value, let reason):
             return "`\(field)` value \(value.debugDescription.prefix(200)) is invalid: \(reason); "
                 + "mint a short printable-ASCII reference (at most 128 characters)"

@@ -273,6 +273,11 @@ struct LaunchBuilderTests {
         }
         spec.appVersion = "4.x"
         #expect(throws: ProviderError.invalidAppVersion("4.x")) { try Providers.buildLaunchURL(for: spec) }
+        // Read by people at a command line or an HTTP client, where there is no `nil` to pass.
+        for error in [ProviderError.invalidAppVersion("4.x"), .unknownSquareAPIVersion("7.0")] {
+            #expect(!error.description.contains("nil"), "\(error.description)")
+            #expect(error.description.contains("none"), "\(error.description)")
+        }
         spec.appVersion = nil
         spec.clientID = ""
         #expect(throws: ProviderError.missingField("client_id", provider: .square)) {
