@@ -70,7 +70,8 @@ public struct PaylogService: Sendable {
 
     /// Serves until SIGTERM or SIGINT, then stops accepting connections, finishes in-flight requests and
     /// queued appends, and closes LMDB.
-    /// - Throws: ``ListenError`` when the address cannot be bound (in use, privileged, not this machine's).
+    /// - Throws: ``ListenError`` when the address cannot be bound (in use, privileged, not this machine's, a host name
+    ///   that does not resolve).
     public func run(onListening: @escaping @Sendable (String, Int) async -> Void = { _, _ in }) async throws {
         let group = ServiceGroup(
             configuration: .init(
@@ -78,6 +79,8 @@ public struct PaylogService: Sendable {
                 logger: logger))
         do { try await group.run() } catch let error as IOError where [EADDRINUSE, EACCES, EADDRNOTAVAIL].contains(error.errnoCode) {
             throw ListenError(host: configuration.host, port: configuration.port, code: error.errnoCode)
+        } catch let error as SocketAddressError.UnknownHost {
+            throw ListenError(host: configuration.host, port: configuration.port, unresolved: error.errorDescription)
         }
     }
 }

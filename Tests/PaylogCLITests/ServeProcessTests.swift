@@ -59,6 +59,16 @@ struct ServeProcessTests {
         #expect(second.stderr.contains("--port"), "\(second.stderr)")
     }
 
+    @Test("a host that is neither an address nor a name that resolves is named, with what to do; the server exits 1")
+    func unresolvableHost() throws {
+        let directory = TemporaryDirectory("paylog-serve")
+        defer { directory.remove() }
+        let run = try PaylogProcess.run(["serve", "--store", directory.path + "/store", "--host", "999.1.1.1", "--port", "0"])
+        #expect(run.status == 1)
+        #expect(run.stderr.contains(#"Cannot listen on 999.1.1.1:0: "999.1.1.1" is not an IP address"#), "\(run.stderr)")
+        #expect(run.stderr.contains("--host") && !run.stderr.contains("SocketAddressError"), "\(run.stderr)")
+    }
+
     @Test("a body that stops arriving is answered 408 at the request timeout, a body of unreadable framing 400; the server goes on")
     func stalledBody() async throws {
         let directory = TemporaryDirectory("paylog-serve")
