@@ -12,7 +12,7 @@ struct ExportCommand: ParsableCommand {
 
     @OptionGroup var storeOptions: StoreOptions
     @OptionGroup var access: ReadOnlyOption
-    @Option(help: "The first global position to export.") var from: UInt64 = 1
+    @Option(parsing: .unconditional, help: "The first global position to export.") var from: UInt64 = 1
     @Option(name: .shortAndLong, help: "Write to this file instead of standard output.") var output: String?
 
     func run() throws {

@@ -9,8 +9,8 @@ struct LogCommand: ParsableCommand {
 
     @OptionGroup var storeOptions: StoreOptions
     @OptionGroup var access: ReadOnlyOption
-    @Option(help: "The first global position to print.") var from: UInt64 = 1
-    @Option(help: "The most events to print (at least 1).") var limit: Int = 100
+    @Option(parsing: .unconditional, help: "The first global position to print.") var from: UInt64 = 1
+    @Option(parsing: .unconditional, help: "The most events to print (at least 1).") var limit: Int = 100
     @Flag(help: "One JSON object per line.") var json = false
 
     func validate() throws {

@@ -21,7 +21,8 @@ struct ReplayCommand: AsyncParsableCommand {
     @OptionGroup var storeOptions: StoreOptions
     @OptionGroup var access: ReadOnlyOption
     @Option(help: "Replay only this payment.") var payment: String?
-    @Option(help: "With --payment: stop after this version, or at this RFC 3339 time.") var at: String?
+    @Option(parsing: .unconditional, help: "With --payment: stop after this version, or at this RFC 3339 time.")
+    var at: String?
     @Flag(help: "Print JSON.") var json = false
 
     func run() async throws {
@@ -45,7 +46,8 @@ struct ReplayCommand: AsyncParsableCommand {
         if let at {
             guard let parsed = HistoryCutoff(argument: at) else {
                 if let advice = Timestamp.leapSecondAdvice(at) { throw ValidationError("--at \(at): \(advice).") }
-                throw ValidationError("--at must be a version number or an RFC 3339 time (got \(at)).")
+                throw ValidationError(
+                    "--at must be a version number (a whole number from 0 to \(UInt64.max)) or an RFC 3339 time (got \(at)).")
             }
             cutoff = parsed
         }

@@ -16,7 +16,7 @@ struct StatusCommand: ParsableCommand {
     @Option(help: "Only payments of this provider.") var provider: String?
     @Option(help: "Only payments in this currency (ISO 4217).") var currency: String?
     @Option(help: "Only payments first requested on this UTC day (YYYY-MM-DD).") var day: String?
-    @Option(help: "The most payments to list.") var limit: Int?
+    @Option(parsing: .unconditional, help: "The most payments to list.") var limit: Int?
     @Flag(help: "Print JSON (one object; a list prints one object per line).") var json = false
 
     /// Payments read per read transaction by `--json` listings.
