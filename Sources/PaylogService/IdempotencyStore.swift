@@ -84,6 +84,13 @@ final class IdempotencyStore: Sendable {
         }
     }
 
+    /// The error of a request that gives its `Idempotency-Key` header `count` times.
+    static func repeatedKeyError(count: Int) -> ServiceError {
+        ServiceError(
+            .badRequest, code: "invalid_idempotency_key",
+            "The Idempotency-Key header is given \(count) times: a request has one key, so send the header once.")
+    }
+
     /// `owner \0 key`: keys are scoped to the API key that sent them.
     static func recordKey(owner: String, key: String) -> [UInt8] {
         Array(owner.utf8) + [0] + Array(key.utf8)

@@ -21,7 +21,10 @@ extension PaylogService {
         let reader = BodyReader(
             limit: largeBody ? configuration.maxStreamBytes : configuration.maxBodyBytes,
             timeout: configuration.requestTimeoutSeconds)
-        let key = request.headers[HTTPField.Name("Idempotency-Key")!]
+        let keys = request.headers[values: HTTPField.Name("Idempotency-Key")!]
+        // Read as one, two fields would be one key "a, b", refused as a key with a space in it.
+        if keys.count > 1 { throw IdempotencyStore.repeatedKeyError(count: keys.count) }
+        let key = keys.first
         if let key { try IdempotencyStore.validate(key) }
         let bytes = try await reader.collect(request)
         guard let key else { return try await handle(bytes, nil).response() }

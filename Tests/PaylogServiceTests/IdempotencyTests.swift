@@ -1,5 +1,6 @@
 import Foundation
 @testable import PaylogService
+import HTTPTypes
 import HummingbirdTesting
 import Synchronization
 import Testing
@@ -151,6 +152,13 @@ struct IdempotencyTests {
             let invalid = try await client.send(.post, "/v1/payments", key: "ingest", body: Samples.squareBuild("p4"), idempotencyKey: "has space")
             #expect(invalid.status == 400)
             #expect(invalid.errorCode == "invalid_idempotency_key")
+            // Given twice, the header is named as repeated, not as a key with a comma in it.
+            let twice = try await client.send(
+                .post, "/v1/payments", key: "ingest", body: Samples.squareBuild("p5"), idempotencyKey: "k-1",
+                moreFields: [HTTPField(name: HTTPField.Name("Idempotency-Key")!, value: "k-2")])
+            #expect(twice.status == 400)
+            #expect(twice.errorCode == "invalid_idempotency_key")
+            #expect(twice.body.contains("given 2 times"), "\(twice.body)")
             #expect(try harness.eventCount() == 2)
         }
     }

@@ -82,18 +82,22 @@ struct ServiceHarness: Sendable {
         /// A request; `key` is a role in ``ServiceHarness/keys`` or a literal `Authorization` value after `raw:`.
         func send(
             _ method: HTTPRequest.Method, _ uri: String, key: String? = nil, body: String? = nil,
-            idempotencyKey: String? = nil
+            idempotencyKey: String? = nil, moreFields: [HTTPField] = []
         ) async throws -> Reply {
-            try await send(method, uri, key: key, bytes: body.map { Array($0.utf8) }, idempotencyKey: idempotencyKey)
+            try await send(
+                method, uri, key: key, bytes: body.map { Array($0.utf8) }, idempotencyKey: idempotencyKey, moreFields: moreFields)
         }
 
-        /// A request whose body is `bytes` exactly (which need not be UTF-8).
+        /// A request whose body is `bytes` exactly (which need not be UTF-8); `moreFields` are appended to its header
+        /// (a field given twice, say).
         func send(
-            _ method: HTTPRequest.Method, _ uri: String, key: String? = nil, bytes: [UInt8]?, idempotencyKey: String? = nil
+            _ method: HTTPRequest.Method, _ uri: String, key: String? = nil, bytes: [UInt8]?, idempotencyKey: String? = nil,
+            moreFields: [HTTPField] = []
         ) async throws -> Reply {
+            var fields = headers(key: key, idempotencyKey: idempotencyKey)
+            fields.append(contentsOf: moreFields)
             let response = try await client.execute(
-                uri: uri, method: method, headers: headers(key: key, idempotencyKey: idempotencyKey),
-                body: bytes.map { ByteBuffer(bytes: $0) })
+                uri: uri, method: method, headers: fields, body: bytes.map { ByteBuffer(bytes: $0) })
             return Reply(status: response.status.code, headers: response.headers, body: String(buffer: response.body))
         }
 
