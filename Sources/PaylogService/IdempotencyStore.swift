@@ -6,7 +6,7 @@ import Synchronization
 /// returns it and appends nothing.
 ///
 /// Answers below 500 are kept (a 4xx for a bad request is as final as a success); a 5xx is not, so a retry
-/// after a failure runs again, and neither is a transient 4xx such as `409 contention` (``ServiceError/isTransient``:
+/// after a failure runs again, and neither is a transient 4xx such as `409 contention` or `404 not_found` (``ServiceError/isTransient``:
 /// the caller abandons its claim instead). Two requests with one key at the same moment: the second gets 409 until the
 /// first is answered. The same key with a different method, path or body is refused with 422.
 ///

@@ -130,6 +130,29 @@ struct IdempotencyTests {
         }
     }
 
+    @Test("a 404 for a payment not recorded yet is not stored: the app switch's retry, once the request is, records it")
+    func switchBeforeRequest() async throws {
+        let harness = try ServiceHarness()
+        try await harness.run { client in
+            let body = #"{"at":"2026-11-21T09:00:02Z","note":"opened Square"}"#
+            let early = try await client.send(.post, "/v1/payments/p1/app-switch", key: "ingest", body: body, idempotencyKey: "sw-1")
+            #expect(early.status == 404)
+            #expect(early.errorCode == "not_found")
+            #expect(try harness.eventCount() == 0)
+            let request = try await client.send(.post, "/v1/payments", key: "ingest", body: Samples.squareBuild("p1"))
+            #expect(request.status == 201)
+            let retry = try await client.send(.post, "/v1/payments/p1/app-switch", key: "ingest", body: body, idempotencyKey: "sw-1")
+            #expect(retry.status == 200, "\(retry.body)")
+            #expect(retry.headers[.init("Idempotent-Replayed")!] == nil)
+            #expect(retry.json["events_appended"] as? Int == 1)
+            // Now answered, the key's answer is stored like any other.
+            let again = try await client.send(.post, "/v1/payments/p1/app-switch", key: "ingest", body: body, idempotencyKey: "sw-1")
+            #expect(again.headers[.init("Idempotent-Replayed")!] == "true")
+            #expect(again.body == retry.body)
+            #expect(try harness.eventCount() == 2)
+        }
+    }
+
     @Test("the same key with another body is 422 and appends nothing; keys are per API key; a 4xx answer is replayed too")
     func misuse() async throws {
         let harness = try ServiceHarness()
