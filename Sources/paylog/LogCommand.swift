@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import PaylogPresentation
 import PaylogStore
 
@@ -25,6 +26,13 @@ struct LogCommand: ParsableCommand {
             if json { print(try JSONText.encode(try EventFormatting.json(event))) } else { print(EventFormatting.line(event)) }
             printed += 1
             return printed < limit
+        }
+        // Said on standard error, so a JSON Lines reader still gets an empty stream: without it, a --from past the
+        // end answered with silence, as a log holding nothing would.
+        if printed == 0 {
+            let last = try store.lastPosition()
+            FileHandle.standardError.write(Data(
+                (last == 0 ? "The log is empty.\n" : "No event at or after position \(from): the log ends at position \(last).\n").utf8))
         }
     }
 }
