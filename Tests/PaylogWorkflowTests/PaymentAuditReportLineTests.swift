@@ -56,4 +56,18 @@ struct PaymentAuditReportLineTests {
             #expect(payment.hadMultipleCharges, "TX1 and TX2 on the report: two charges")
         }
     }
+
+    @Test("a report line with a negative or zero amount is recorded as reported, and the audit says it is not a charge")
+    func nonPositiveAmount() async throws {
+        let notes = try await RecordedDay.with([
+            PaymentAuditTests.request, PaymentAuditTests.callback(at: "2026-11-21T09:01:00Z"),
+            Self.line("TX1", minor: 1_000), Self.line("TX9", minor: -5), Self.line("TX8", minor: 0),
+        ]) { workflow in
+            try PaymentAudit.entries(of: "p1", in: workflow.store).filter { $0.event.type == "Reconciled" }.map(\.notes)
+        }
+        #expect(notes.count == 3)
+        #expect(notes[0].allSatisfy { !$0.hasPrefix("THE REPORTED AMOUNT") }, "\(notes[0])")
+        #expect(notes[1].contains { $0.hasPrefix("THE REPORTED AMOUNT IS NEGATIVE (-0.05 EUR): not a charge") }, "\(notes[1])")
+        #expect(notes[2].contains { $0.hasPrefix("THE REPORTED AMOUNT IS ZERO (0.00 EUR): not a charge") }, "\(notes[2])")
+    }
 }
