@@ -84,6 +84,7 @@ let package = Package(
                 "PaylogWorkflow", "PaylogPresentation", "PaylogStore", "PaylogDomain", "PaylogProviders",
                 "PaylogCompatibility", "LMDBKit",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),

@@ -57,7 +57,8 @@ public struct PaylogService: Sendable {
         let idle = TimeAmount.nanoseconds(Int64(configuration.idleTimeoutSeconds * 1e9))
         return Application(
             router: router(),
-            server: .http1(configuration: .init(additionalChannelHandlers: [MalformedRequestHandler(), ContinueHandler()], idleTimeout: idle)),
+            server: PaylogHTTP1Channel.server(
+                configuration: .init(additionalChannelHandlers: [MalformedRequestHandler(), ContinueHandler()], idleTimeout: idle)),
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "paylog"),
             services: [StoreCloser(store: store, database: database)],
             onServerRunning: { [listening] channel in

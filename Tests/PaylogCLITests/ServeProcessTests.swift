@@ -140,6 +140,37 @@ struct ServeProcessTests {
         #expect(try await Self.request("http://127.0.0.1:\(port)/health").status == 200)
     }
 
+    @Test("an HTTP/1.0 request is answered and its connection closed, unless it asked to keep it; HTTP/1.1 keeps it")
+    func http10Connections() throws {
+        let directory = TemporaryDirectory("paylog-serve")
+        defer { directory.remove() }
+        let (server, port) = try Self.start(["serve", "--store", directory.path + "/store", "--port", "0"])
+        defer { if server.isRunning { server.terminate() } }
+
+        /// The answer to `request`, and whether the server closed the connection within `seconds` (the idle
+        /// timeout, 60 s, is far longer).
+        func exchange(_ request: String, seconds: Int) -> (answer: String, closed: Bool) {
+            let socket = Self.connectedSocket(port: port, receiveTimeoutSeconds: seconds)
+            defer { close(socket) }
+            #expect(send(socket, request, request.utf8.count, Int32(MSG_NOSIGNAL)) == request.utf8.count)
+            var answer: [UInt8] = []
+            var chunk = [UInt8](repeating: 0, count: 4096)
+            while true {
+                let received = recv(socket, &chunk, chunk.count, 0)
+                if received == 0 { return (String(decoding: answer, as: UTF8.self), true) }
+                if received < 0 { return (String(decoding: answer, as: UTF8.self), false) }
+                answer += chunk.prefix(received)
+            }
+        }
+        let plain = exchange("GET /health HTTP/1.0\r\nHost: x\r\n\r\n", seconds: 20)
+        #expect(plain.answer.hasPrefix("HTTP/1.1 200") && plain.answer.hasSuffix(#"{"status":"ok"}"#), "\(plain.answer)")
+        #expect(plain.closed, "an HTTP/1.0 connection without keep-alive ends with its answer")
+        let kept = exchange("GET /health HTTP/1.0\r\nHost: x\r\nConnection: keep-alive\r\n\r\n", seconds: 2)
+        #expect(kept.answer.hasPrefix("HTTP/1.1 200") && !kept.closed)
+        let http11 = exchange("GET /health HTTP/1.1\r\nHost: x\r\n\r\n", seconds: 2)
+        #expect(http11.answer.hasPrefix("HTTP/1.1 200") && !http11.closed)
+    }
+
     /// Adds a key named `pos` with `scopes` to `store` through `paylog keys add`, checks the answer, and returns
     /// the key.
     static func addKey(store: String, scopes: String) throws -> String {
