@@ -11,12 +11,20 @@ public struct Failed: Sendable, Hashable, Codable {
     /// success came. It is evidence and fails nothing; the success, observed after it, is late. Events recorded before
     /// this field existed read false (such a failure was refused then).
     public var observedBeforeSuccess: Bool
+    /// True when the payment had already failed when this failure was observed (a till operator's cancellation after
+    /// our timeout, say): it is evidence and fails nothing, and the first failure stands (its reason, its code).
+    /// Events recorded before this field existed read false (such a failure appended nothing then).
+    public var repeatsFailure: Bool
 
     /// A `Failed` event.
-    public init(source: FailureSource, errorCode: String?, reason: String, observedBeforeSuccess: Bool = false) {
+    public init(
+        source: FailureSource, errorCode: String?, reason: String, observedBeforeSuccess: Bool = false,
+        repeatsFailure: Bool = false
+    ) {
         self.source = source
         self.errorCode = errorCode
         self.reason = reason
         self.observedBeforeSuccess = observedBeforeSuccess
+        self.repeatsFailure = repeatsFailure
     }
 }

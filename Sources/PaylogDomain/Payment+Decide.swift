@@ -7,8 +7,9 @@ extension Payment {
     /// Decides the events `command` produces for the payment `payment` (nil when it has no events yet).
     ///
     /// Returns an empty list when the command changes nothing (a report line repeating the
-    /// transaction id and amount of one recorded before, failing an already failed payment, expiring one that has not
-    /// expired); throws when the command cannot apply (see ``PaymentRejection``).
+    /// transaction id and amount of one recorded before, expiring a payment that has not expired); throws when the
+    /// command cannot apply (see ``PaymentRejection``). Failing an already failed payment records the failure as
+    /// evidence that fails nothing (``Failed/repeatsFailure``).
     ///
     /// - Parameter at: when the fact was observed, µs since the epoch (used for offline expiry).
     public static func decide(
@@ -40,7 +41,11 @@ extension Payment {
                 reportLine: line.rawLine, transactionID: line.transactionID, matchedBy: matchedBy,
                 amount: line.amount, amountMismatch: mismatch))]
         case .fail(let reason):
-            if payment.status == .failed { return [] }
+            // Observed after the payment had failed: evidence (the log keeps every distinct observation), failing
+            // nothing again. The same observation again is recognised before deciding, by its event id.
+            if payment.status == .failed {
+                return [.failed(Failed(source: .operator_, errorCode: nil, reason: reason, repeatsFailure: true))]
+            }
             // The shop gave up before the success came (a till's timeout ingested after the callback that paid): its
             // failure is evidence, recorded; it fails nothing, and makes the success late, as recorded first it would.
             if payment.hasSucceeded, let at, let succeeded = payment.firstSuccessAtMicroseconds, at < succeeded {

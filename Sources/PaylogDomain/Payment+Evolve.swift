@@ -212,6 +212,8 @@ extension Payment {
     /// Applies a `Failed` event.
     public mutating func apply(_ failed: Failed) {
         version += 1
+        // A further failure of a payment already failed: the first stands (its reason, its code, its attempt).
+        if failed.repeatsFailure { return }
         // The attempt in progress failed (the latest reference's: ``attemptBit(_:)``).
         if !references.isEmpty { failedAttempts |= 1 << UInt64(min(references.count - 1, 63)) }
         failureReason = failed.reason

@@ -9,7 +9,8 @@ public struct AuditEntry: Sendable, Hashable {
     public var event: RecordedEvent
     /// The event decoded.
     public var decoded: PaymentEvent
-    /// The raw evidence: launch URL, callback URL, report line, or the note an app switch was recorded with.
+    /// The raw evidence: launch URL, callback URL, report line, the note an app switch was recorded with, or a
+    /// failure's reason (an expiry's with its window's end as a time).
     public var evidence: String?
     /// Every field of the evidence as today's adapters read it.
     public var reading: [String: String]?

@@ -82,6 +82,7 @@ public enum EventCodec {
             if let v = e.errorCode { m.errorCode = v }
             m.reason = e.reason
             m.observedBeforeSuccess = e.observedBeforeSuccess
+            m.repeatsFailure = e.repeatsFailure
             return try m.serializedData(options: EventCodec.deterministic)
         }
     }

@@ -167,17 +167,21 @@ enum EventPayloadDecoder {
         var errorCode: String?
         var reason = ""
         var observedBeforeSuccess = false
+        var repeatsFailure = false
         while let (field, wireType) = try r.nextField() {
             switch (field, wireType) {
             case (1, 2): sourceName = try r.string("source")
             case (2, 2): errorCode = try r.string("error_code")
             case (3, 2): reason = try r.string("reason")
             case (4, 0): observedBeforeSuccess = try r.bool()
+            case (5, 0): repeatsFailure = try r.bool()
             default: try r.skip(wireType: wireType, field: field)
             }
         }
         guard let source = FailureSource(rawValue: sourceName) else { throw Failure(reason: "unknown failure source \(sourceName)") }
-        return Failed(source: source, errorCode: errorCode, reason: reason, observedBeforeSuccess: observedBeforeSuccess)
+        return Failed(
+            source: source, errorCode: errorCode, reason: reason, observedBeforeSuccess: observedBeforeSuccess,
+            repeatsFailure: repeatsFailure)
     }
 
     /// A `Money` message, merged into an earlier occurrence as protobuf merges repeated message fields.

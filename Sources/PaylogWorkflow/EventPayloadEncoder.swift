@@ -47,6 +47,7 @@ enum EventPayloadEncoder {
             if let v = e.errorCode { w.always(2, v) }
             w.text(3, e.reason)
             w.flag(4, e.observedBeforeSuccess)
+            w.flag(5, e.repeatsFailure)
         }
         return Data(w.bytes)
     }

@@ -86,19 +86,27 @@ public enum PaymentAudit {
                         failure, observedAt: step.event.observedAt, failureObservedAt: failures.latest))
                 }
             case .failed(let e):
-                // An expiry's reason gives the window's end in microseconds; an operator's is shown as typed.
-                notes.append("failed by \(e.source.rawValue): \(e.source == .expiry ? PaymentAudit.readable(e.reason) : e.reason)")
+                // An expiry's reason gives the window's end in microseconds; an operator's is shown as typed, and is
+                // the failure's evidence, as `replay --payment` shows it.
+                let reason = e.source == .expiry ? PaymentAudit.readable(e.reason) : e.reason
+                evidence = reason
+                notes.append("failed by \(e.source.rawValue): \(reason)")
                 if e.observedBeforeSuccess {
                     notes.append(PaymentAudit.failedBeforeSuccessNote(observedAt: step.event.observedAt, state: step.state))
                 }
-                failures.noteFailure(observedAt: step.event.observedAt, state: step.state)
+                if e.repeatsFailure {
+                    // The first failure stands: later notes compare with its time and name its reason.
+                    notes.append("a further failure of a payment already failed: it fails nothing, and the first failure stands")
+                } else {
+                    failures.noteFailure(observedAt: step.event.observedAt, state: step.state)
+                }
             case .offline(let e):
                 if let expiry = e.expiresAtMicroseconds { notes.append("expires \(Timestamp(microseconds: expiry).rfc3339) unless reconciled") }
             case .appSwitched(let e):
                 // The till's note on the switch is what was observed of it (`replay --payment` shows it too).
                 if !e.note.isEmpty { evidence = e.note }
             }
-            if step.state.status == .failed, case .failed(let e) = step.decoded { standingFailure = e }
+            if step.state.status == .failed, case .failed(let e) = step.decoded, !e.repeatsFailure { standingFailure = e }
             if step.state.status != .failed { standingFailure = nil }
             before = step.state
             var shownReading = reading

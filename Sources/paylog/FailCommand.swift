@@ -22,10 +22,6 @@ struct FailCommand: AsyncParsableCommand {
         let workflow = try storeOptions.workflow()
         defer { workflow.store.close() }
         let outcome = try await workflow.record(.fail(payment: payment, at: try observed.timestamp(), reason: reason))
-        // The one case that appends nothing without being recorded before: the payment had already failed.
-        try Output.outcome(
-            outcome, json: observed.json,
-            unchanged: "it had already failed; a failed payment is not failed again, its first failure stands and this "
-                + "reason is not kept: `paylog audit \(payment)` shows the one recorded")
+        try Output.outcome(outcome, json: observed.json)
     }
 }

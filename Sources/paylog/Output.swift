@@ -64,9 +64,8 @@ enum Output {
         if report.rejected > 0 { throw ExitCode(2) }
     }
 
-    /// Prints one recorded outcome. `unchanged` says why an observation not recorded before appended nothing (the
-    /// command knows what it asked for); nil: the generic reason.
-    static func outcome(_ outcome: RecordOutcome, json: Bool, unchanged: String? = nil) throws {
+    /// Prints one recorded outcome.
+    static func outcome(_ outcome: RecordOutcome, json: Bool) throws {
         if json {
             var object = PaymentJSON.object(outcome.payment)
             object["events_appended"] = outcome.eventsAppended
@@ -76,7 +75,7 @@ enum Output {
             let what = outcome.eventsAppended == 0
                 ? (outcome.wasAlreadyRecorded
                     ? "already recorded; nothing appended"
-                    : "nothing appended (\(unchanged ?? "the payment's recorded state already holds it"))")
+                    : "nothing appended (the payment's recorded state already holds it)")
                 : "\(outcome.eventsAppended) event(s) appended"
             print("\(outcome.paymentID): \(what); status \(outcome.payment.status.rawValue), version \(outcome.payment.version)")
         }

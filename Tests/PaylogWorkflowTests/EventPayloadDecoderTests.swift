@@ -80,6 +80,7 @@ struct EventPayloadDecoderTests {
             maybe { m.errorCode = text(&$0, 12) }
             m.reason = text(&rng, 30)
             m.observedBeforeSuccess = Int.random(in: 0..<4, using: &rng) == 0
+            m.repeatsFailure = Int.random(in: 0..<4, using: &rng) == 0
             return ("Failed", try m.serializedBytes())
         }
     }
@@ -132,7 +133,7 @@ struct EventPayloadDecoderTests {
                 guard let source = FailureSource(rawValue: m.source) else { return nil }
                 return .failed(Failed(
                     source: source, errorCode: m.hasErrorCode ? m.errorCode : nil, reason: m.reason,
-                    observedBeforeSuccess: m.observedBeforeSuccess))
+                    observedBeforeSuccess: m.observedBeforeSuccess, repeatsFailure: m.repeatsFailure))
             }
         }() ?? nil
     }

@@ -58,7 +58,7 @@ struct EventPayloadEncoderTests {
         default:
             return .failed(Failed(
                 source: [FailureSource.provider, .operator_, .expiry].randomElement(using: &rng)!, errorCode: optionalText(&rng, 12),
-                reason: text(&rng, 30), observedBeforeSuccess: Bool.random(using: &rng)))
+                reason: text(&rng, 30), observedBeforeSuccess: Bool.random(using: &rng), repeatsFailure: Bool.random(using: &rng)))
         }
     }
 

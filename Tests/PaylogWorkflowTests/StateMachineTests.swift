@@ -151,7 +151,7 @@ struct StateMachineTests {
         #expect(payment?.hadLateCallback == true)
     }
 
-    @Test("failing: a completed payment refuses, a failed one changes nothing")
+    @Test("failing: a completed payment refuses; a failed one records the further failure, which changes nothing else")
     func failRules() throws {
         var payment = try requested()
         try run(.receiveCallback(try WorkflowFixtures.squareOnline(state: "st-1")), on: &payment)
@@ -160,7 +160,14 @@ struct StateMachineTests {
         }
         var other = try requested()
         try run(.fail(reason: "x"), on: &other)
-        #expect(try run(.fail(reason: "again"), on: &other).isEmpty)
+        let first = try #require(other)
+        let again = try run(.fail(reason: "again"), on: &other)
+        #expect(again == [.failed(Failed(source: .operator_, errorCode: nil, reason: "again", repeatsFailure: true))])
+        // The first failure stands: everything but the version is as it was.
+        var expected = first
+        expected.version += 1
+        #expect(other == expected)
+        #expect(other?.failureReason == "x" && other?.status == .failed)
     }
 
     @Test("expire fails an offline payment only after its window closed")

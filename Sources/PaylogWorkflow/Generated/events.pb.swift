@@ -335,6 +335,10 @@ package nonisolated struct Paylog_Events_V1_Failed: Sendable {
   /// before, such a failure was refused).
   package var observedBeforeSuccess: Bool = false
 
+  /// Observed after the payment had already failed (a till operator's cancellation after our timeout): evidence that
+  /// fails nothing; the first failure stands (recorded from 2026-11-28; before, such a failure appended nothing).
+  package var repeatsFailure: Bool = false
+
   package var unknownFields = SwiftProtobuf.UnknownStorage()
 
   package init() {}
@@ -766,7 +770,7 @@ nonisolated extension Paylog_Events_V1_Reconciled: SwiftProtobuf.Message, SwiftP
 
 nonisolated extension Paylog_Events_V1_Failed: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   package static let protoMessageName: String = _protobuf_package + ".Failed"
-  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}source\0\u{3}error_code\0\u{1}reason\0\u{3}observed_before_success\0")
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}source\0\u{3}error_code\0\u{1}reason\0\u{3}observed_before_success\0\u{3}repeats_failure\0")
 
   package mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -778,6 +782,7 @@ nonisolated extension Paylog_Events_V1_Failed: SwiftProtobuf.Message, SwiftProto
       case 2: try { try decoder.decodeSingularStringField(value: &self._errorCode) }()
       case 3: try { try decoder.decodeSingularStringField(value: &self.reason) }()
       case 4: try { try decoder.decodeSingularBoolField(value: &self.observedBeforeSuccess) }()
+      case 5: try { try decoder.decodeSingularBoolField(value: &self.repeatsFailure) }()
       default: break
       }
     }
@@ -800,6 +805,9 @@ nonisolated extension Paylog_Events_V1_Failed: SwiftProtobuf.Message, SwiftProto
     if self.observedBeforeSuccess != false {
       try visitor.visitSingularBoolField(value: self.observedBeforeSuccess, fieldNumber: 4)
     }
+    if self.repeatsFailure != false {
+      try visitor.visitSingularBoolField(value: self.repeatsFailure, fieldNumber: 5)
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
@@ -808,6 +816,7 @@ nonisolated extension Paylog_Events_V1_Failed: SwiftProtobuf.Message, SwiftProto
     if lhs._errorCode != rhs._errorCode {return false}
     if lhs.reason != rhs.reason {return false}
     if lhs.observedBeforeSuccess != rhs.observedBeforeSuccess {return false}
+    if lhs.repeatsFailure != rhs.repeatsFailure {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }
