@@ -36,7 +36,8 @@ extension Payment {
             if payment.hasRecorded(ReportedCharge(transactionID: line.transactionID, amount: line.amount)) { return [] }
             // Judged against the attempt the line matched (a retry may have asked another amount).
             let requested = attemptAmount ?? payment.amount
-            let mismatch = line.amount != nil && requested != nil && line.amount != requested
+            // A negative or zero amount is no charge (``Reconciled/reportsCharge``): nothing to compare with a request.
+            let mismatch = line.amount.map { $0.minorUnits > 0 } == true && requested != nil && line.amount != requested
             return [.reconciled(Reconciled(
                 reportLine: line.rawLine, transactionID: line.transactionID, matchedBy: matchedBy,
                 amount: line.amount, amountMismatch: mismatch))]

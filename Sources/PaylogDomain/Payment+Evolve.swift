@@ -194,8 +194,14 @@ extension Payment {
     /// Applies a `Reconciled` event.
     public mutating func apply(_ reconciled: Reconciled) {
         version += 1
-        if status == .failed { reconciledWhileFailed = true }
         let charge = ReportedCharge(transactionID: reconciled.transactionID, amount: reconciled.amount)
+        guard reconciled.reportsCharge else {
+            // A refund or a reversal on the report: evidence, kept so that the same line again is recognised, but no
+            // money taken, so it reconciles nothing, is no further charge and sets no flag.
+            laterReportedCharges.append(charge)
+            return
+        }
+        if status == .failed { reconciledWhileFailed = true }
         if let first = firstReportedCharge {
             laterReportedCharges.append(charge)
             // Another transaction on the provider's report is another charge (the same one with another amount is a

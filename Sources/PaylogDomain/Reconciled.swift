@@ -11,6 +11,10 @@ public struct Reconciled: Sendable, Hashable, Codable {
     /// True when the report's amount or currency differs from the requested one.
     public var amountMismatch: Bool
 
+    /// Whether the line reports money taken: its amount is positive, or it gives none. A line with a negative or zero
+    /// amount (a refund, a reversal, an error in the report) is recorded as evidence and reconciles nothing.
+    public var reportsCharge: Bool { amount.map { $0.minorUnits > 0 } ?? true }
+
     /// A `Reconciled` event.
     public init(reportLine: String, transactionID: String, matchedBy: String, amount: Money?, amountMismatch: Bool) {
         self.reportLine = reportLine

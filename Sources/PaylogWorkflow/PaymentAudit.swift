@@ -68,10 +68,13 @@ public enum PaymentAudit {
                     ? "matched by payment: the line names it (matched by hand: its keys named no recorded payment)"
                     : "matched by \(e.matchedBy)")
                 if e.amountMismatch { notes.append("AMOUNT MISMATCH with the request") }
-                if let amount = e.amount, amount.minorUnits <= 0 {
-                    // Recorded as reported (the line is evidence), but not a charge, whatever the notes on charges say.
-                    notes.append("THE REPORTED AMOUNT IS \(amount.minorUnits == 0 ? "ZERO" : "NEGATIVE") (\(amount)): not a charge; "
-                        + "a refund, a reversal or an error in the report — check the provider's report")
+                if !e.reportsCharge, let amount = e.amount {
+                    // Recorded as reported (the line is evidence); it reconciles nothing, and the notes on charges
+                    // below are not about it.
+                    notes.append("THE REPORTED AMOUNT IS \(amount.minorUnits == 0 ? "ZERO" : "NEGATIVE") (\(amount)): not a "
+                        + "charge, so it reconciles nothing; a refund, a reversal or an error in the report — check the "
+                        + "provider's report")
+                    break
                 }
                 if !earlierLines.isEmpty { notes.append(PaymentAudit.furtherLineNote(e, earlier: earlierLines)) }
                 if !reportedByCallbacks.isEmpty, !reportedByCallbacks.contains(e.transactionID),

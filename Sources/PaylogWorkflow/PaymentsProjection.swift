@@ -43,7 +43,9 @@ public struct PaymentsProjection: StreamFoldingProjection {
     /// success starts an attempt whose decline contradicts nothing, error codes are the status's attempt's, a second
     /// transaction on the provider's report is a second charge, and a failure observed before the success (recorded
     /// after it) fails nothing; payments keep their first success's time and their failed attempts.
-    public let version: UInt64 = 15
+    /// Version 16: a report line with a negative or zero amount (a refund, a reversal) reconciles nothing and is no
+    /// further charge.
+    public let version: UInt64 = 16
     /// The databases it owns.
     public let databaseNames = ["payments", "routes"]
 

@@ -57,17 +57,32 @@ struct PaymentAuditReportLineTests {
         }
     }
 
-    @Test("a report line with a negative or zero amount is recorded as reported, and the audit says it is not a charge")
+    @Test("a report line with a negative or zero amount is recorded, reconciles nothing, is no further charge, and the audit says so")
     func nonPositiveAmount() async throws {
-        let notes = try await RecordedDay.with([
+        let fail = #"{"kind":"fail","payment":"p1","at":"2026-11-21T09:05:00Z","reason":"no callback in 5 min"}"#
+        // Paid and reconciled, then refunded: still reconciled, one charge, the charge's transaction id.
+        let (notes, paid) = try await RecordedDay.with([
             PaymentAuditTests.request, PaymentAuditTests.callback(at: "2026-11-21T09:01:00Z"),
-            Self.line("TX1", minor: 1_000), Self.line("TX9", minor: -5), Self.line("TX8", minor: 0),
+            Self.line("TX1", minor: 1_000), Self.line("TX9", minor: -1_000), Self.line("TX8", minor: 0),
+            Self.line("TX9", minor: -1_000).replacingOccurrences(of: "2026-11-22T08:00:00Z", with: "2026-11-23T08:00:00Z"),
         ]) { workflow in
-            try PaymentAudit.entries(of: "p1", in: workflow.store).filter { $0.event.type == "Reconciled" }.map(\.notes)
+            (try PaymentAudit.entries(of: "p1", in: workflow.store).filter { $0.event.type == "Reconciled" }.map(\.notes),
+             try #require(try PaymentsProjection.payment("p1", in: workflow.store)))
         }
-        #expect(notes.count == 3)
+        #expect(notes.count == 3, "the refund's line again, observed later, is recognised: \(notes)")
         #expect(notes[0].allSatisfy { !$0.hasPrefix("THE REPORTED AMOUNT") }, "\(notes[0])")
-        #expect(notes[1].contains { $0.hasPrefix("THE REPORTED AMOUNT IS NEGATIVE (-0.05 EUR): not a charge") }, "\(notes[1])")
+        #expect(notes[1].contains { $0.hasPrefix("THE REPORTED AMOUNT IS NEGATIVE (-10.00 EUR): not a charge, so it reconciles nothing") }, "\(notes[1])")
         #expect(notes[2].contains { $0.hasPrefix("THE REPORTED AMOUNT IS ZERO (0.00 EUR): not a charge") }, "\(notes[2])")
+        #expect(notes.dropFirst().joined().allSatisfy { !$0.hasPrefix("ANOTHER CHARGE") && !$0.hasPrefix("AMOUNT MISMATCH") })
+        #expect(paid.status == .reconciled && paid.transactionID == "TX1")
+        #expect(!paid.hadMultipleCharges && !paid.hadAmountMismatch)
+        #expect(paid.version == 5, "request, callback and three lines")
+
+        // Failed, then a refund line: the payment stays failed; no money was taken.
+        let failed = try await RecordedDay.with([PaymentAuditTests.request, fail, Self.line("TX9", minor: -1_000)]) { workflow in
+            try #require(try PaymentsProjection.payment("p1", in: workflow.store))
+        }
+        #expect(failed.status == .failed && failed.transactionID == nil && !failed.reconciledWhileFailed)
+        #expect(failed.version == 3)
     }
 }
