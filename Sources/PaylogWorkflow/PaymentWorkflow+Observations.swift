@@ -163,6 +163,13 @@ extension PaymentWorkflow {
         if provider == nil, owner == nil, let marked = ahead.map({ $0.marker }) ?? PaymentWorkflow.queryItem("paylog_payment", in: url) {
             owner = (try? reading.payment(marked)) ?? nil
         }
+        // Nor a marker: the reference it echoes (iZettle's `reference`, on a callback URL the shop chose), looked up as
+        // a request's reference, names the payment whose provider reads it (Docs/providers.md, *Routing a callback*).
+        if provider == nil, owner == nil, let echoed = PaymentWorkflow.queryItem("reference", in: url),
+            let routed = (try? reading.route("ref:\(echoed)")) ?? nil
+        {
+            owner = (try? reading.payment(routed)) ?? nil
+        }
         if provider == nil, let owner { provider = attemptProvider(of: url, for: owner, reading: reading, ahead: ahead) }
         guard let provider else {
             throw .unreadable("the callback \(url) carries neither Square data, SumUp smp- parameters nor a paylog_payment marker of a known payment; pass \"provider\" or \"payment\"")

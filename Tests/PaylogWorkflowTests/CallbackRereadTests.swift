@@ -44,6 +44,25 @@ struct CallbackRereadTests {
         #expect(!findings.contains { $0.rule == "izettle.callback.status-undetermined" }, "\(findings)")
     }
 
+    @Test("an iZettle callback naming neither its payment nor its provider is routed by the reference it echoes")
+    func iZettleRoutedByReference() async throws {
+        let v1 = "izettle://x-callback-url/payment/1.0?x-source=shop&x-success=\(Self.percent("myshop://izok"))"
+            + "&x-failure=\(Self.percent("myshop://izfail"))&api-key=K&price=12&currency=SEK&title=T&reference=R1"
+        let lines = [
+            #"{"kind":"request","payment":"z1","at":"2026-11-21T09:00:00Z","url":"\#(v1)"}"#,
+            #"{"kind":"request","payment":"z2","at":"2026-11-21T09:00:00Z","url":"\#(v1.replacingOccurrences(of: "R1", with: "R2"))"}"#,
+            #"{"kind":"callback","at":"2026-11-21T09:01:00Z","url":"myshop://izok?reference=R1"}"#,
+            #"{"kind":"callback","at":"2026-11-21T09:01:00Z","url":"myshop://izfail?reference=R2"}"#,
+        ]
+        let (status, _) = try await Self.record(lines, payments: ["z1", "z2"])
+        #expect(status == ["z1": "completed", "z2": "failed"])
+        // A reference no request made is still refused, naming what to give.
+        let report = try await RecordedDay.with([lines[0]]) { workflow in
+            await workflow.ingest(lines: [#"{"kind":"callback","at":"2026-11-21T09:02:00Z","url":"myshop://izok?reference=R9"}"#])
+        }
+        #expect(report.rejected == 1 && report.errors.first?.message.contains("pass \"provider\" or \"payment\"") == true, "\(report.errors)")
+    }
+
     @Test("an old SumUp app's bare callback on callbacksuccess completes the payment; request builds without foreign-tx-id")
     func oldSumUp() async throws {
         let request = "sumupmerchant://pay/1.0?amount=12.50&currency=EUR&affiliate-key=AK"
