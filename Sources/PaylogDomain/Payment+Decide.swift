@@ -74,12 +74,17 @@ extension Payment {
         return failedAttempts & bit != 0
     }
 
-    /// The callback echoes the reference of an earlier request of this payment, not the latest one: it answers an
-    /// attempt a retry has replaced. (The latest reference is the last one first seen; a retry reusing an older
-    /// reference is not told apart.)
+    /// The callback answers an attempt a retry has replaced: it echoes the reference of an earlier request of this
+    /// payment, not the latest one (the latest reference is the last one first seen; a retry reusing an older
+    /// reference is not told apart); or, echoing none of its requests' references, it comes from another provider
+    /// than the attempt in progress's, before any success (a Square request need not carry a `state` to echo, so a
+    /// late Square success after a retry with SumUp says only its provider; after a success, ``provider`` is the
+    /// attempt that succeeded, not a later request's, so the provider tells nothing then).
     private func answersEarlierAttempt(_ outcome: CallbackOutcome) -> Bool {
-        guard let reference = outcome.reference, let latest = references.last else { return false }
-        return reference != latest && references.contains(reference)
+        if let reference = outcome.reference, let latest = references.last, references.contains(reference) {
+            return reference != latest
+        }
+        return !hasSucceeded && outcome.provider != provider && wasRequested(with: outcome.provider)
     }
 
     private func decideCallback(_ outcome: CallbackOutcome, at: Int64?) throws(PaymentRejection) -> [PaymentEvent] {

@@ -229,7 +229,7 @@ public enum PaymentAudit {
     /// The note on a callback that answers an attempt a retry replaced (``CallbackReceived/answersEarlierAttempt``):
     /// it neither failed nor contradicted the attempt in progress, but a success of it is a charge all the same.
     static func earlierAttemptNote(_ outcome: CallbackOutcome) -> String {
-        let reference = outcome.reference.map { " (reference \($0))" } ?? ""
+        let reference = outcome.reference.map { " (reference \($0))" } ?? " (\(outcome.provider.rawValue)'s, echoing no reference)"
         return "answers an earlier attempt\(reference) that a retry replaced, not the attempt in progress"
     }
 

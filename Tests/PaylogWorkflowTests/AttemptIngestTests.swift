@@ -110,6 +110,32 @@ struct AttemptIngestTests {
         }
     }
 
+    @Test("a Square success echoing no state, after a SumUp retry, answers the Square attempt: no contradiction, no retry's code")
+    func providerTellsTheAttempt() async throws {
+        func encoded(_ json: String) -> String { json.addingPercentEncoding(withAllowedCharacters: .alphanumerics)! }
+        // A Square request without `state` (optional in Register API 1.0–1.2): its callback can echo nothing.
+        let request = encoded(#"{"version":"1.2","client_id":"c","amount_money":{"amount":1000,"currency_code":"EUR"},"callback_url":"myshop://cb","options":{"supported_tender_types":["CREDIT_CARD"]}}"#)
+        let callback = encoded(#"{"status":"ok","transaction_id":"SQM","client_transaction_id":"CTX-SQ"}"#)
+        let lines = [
+            #"{"kind":"request","payment":"m1","at":"2026-11-21T10:00:00Z","url":"square-commerce-v1://payment/create?data=\#(request)"}"#,
+            Self.fail("m1", at: "2026-11-21T10:02:00Z"),
+            Self.sumupRequest("m1", "sm1", at: "2026-11-21T10:03:00Z"),
+            #"{"kind":"callback","at":"2026-11-21T10:04:00Z","url":"myshop://cb?paylog_payment=m1&data=\#(callback)"}"#,
+            Self.declined("sm1", at: "2026-11-21T10:05:00Z"),
+        ]
+        try await RecordedDay.with(lines) { workflow in
+            let payment = try #require(try PaymentsProjection.payment("m1", in: workflow.store))
+            #expect(payment.status == .completed && payment.transactionID == "SQM")
+            // The SumUp decline answers the retry, which the Square success does not: they contradict nothing, and the
+            // decline's code does not describe the charge the status stands on.
+            #expect(!payment.hadContradictingCallbacks)
+            #expect(payment.errorCode == nil)
+            let callbacks = try PaymentAudit.entries(of: "m1", in: workflow.store).filter { $0.event.type == "CallbackReceived" }
+            #expect(callbacks.count == 2)
+            #expect(callbacks.allSatisfy { !$0.notes.contains("CONTRADICTS an earlier callback") }, "\(callbacks.map(\.notes))")
+        }
+    }
+
     @Test("a reused reference is noted: in the audit against the payment's earlier attempt, in the replay across payments")
     func reusedReference() async throws {
         let lines = [
