@@ -37,7 +37,8 @@ extension Payment {
             // Judged against the attempt the line matched (a retry may have asked another amount).
             let requested = attemptAmount ?? payment.amount
             // A negative or zero amount is no charge (``Reconciled/reportsCharge``): nothing to compare with a request.
-            let mismatch = line.amount.map { $0.minorUnits > 0 } == true && requested != nil && line.amount != requested
+            let mismatch = line.amount != nil && Reconciled.reportsCharge(line.amount) && requested != nil
+                && line.amount != requested
             return [.reconciled(Reconciled(
                 reportLine: line.rawLine, transactionID: line.transactionID, matchedBy: matchedBy,
                 amount: line.amount, amountMismatch: mismatch))]
@@ -81,8 +82,9 @@ extension Payment {
     /// late Square success after a retry with SumUp says only its provider; after a success, ``provider`` is the
     /// attempt that succeeded, not a later request's, so the provider tells nothing then).
     private func answersEarlierAttempt(_ outcome: CallbackOutcome) -> Bool {
-        if let reference = outcome.reference, let latest = references.last, references.contains(reference) {
-            return reference != latest
+        if let reference = outcome.reference {
+            guard let latest = references.last else { return false }
+            return reference != latest && references.contains(reference)
         }
         return !hasSucceeded && outcome.provider != provider && wasRequested(with: outcome.provider)
     }

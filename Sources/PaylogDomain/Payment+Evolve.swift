@@ -65,6 +65,8 @@ extension Payment {
     public static func evolve(_ payment: inout Payment?, id: String, _ reconciled: Reconciled, observedAt: Int64?) {
         openPlaceholder(&payment, id: id)
         payment?.apply(reconciled)
+        // A refund or a reversal is no evidence of payment, nor the payment's reconciliation.
+        guard reconciled.reportsCharge else { return }
         if let observedAt, payment?.reconciledAtMicroseconds == nil { payment?.reconciledAtMicroseconds = observedAt }
         payment?.noteSuccess(observedAt: observedAt)
     }

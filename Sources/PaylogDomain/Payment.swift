@@ -41,7 +41,8 @@ public struct Payment: Sendable, Hashable, Codable {
     /// row seen again is recognised (recorded once) while another amount or transaction is recorded. Two values,
     /// not one array, so that the usual payment with one line costs no allocation (the replay folds a million).
     public var firstReportedCharge: ReportedCharge?
-    /// The report lines recorded after ``firstReportedCharge``, in order.
+    /// The report lines recorded after ``firstReportedCharge``, in order, and the lines that report no charge (a
+    /// refund, a reversal: ``Reconciled/reportsCharge``), which may come before any first charge.
     public var laterReportedCharges: [ReportedCharge] = []
     /// The first charge the payment's success callbacks reported: its client transaction id, else its transaction
     /// id. A success reporting another sets ``hadMultipleCharges``.

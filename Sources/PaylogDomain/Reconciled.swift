@@ -13,7 +13,10 @@ public struct Reconciled: Sendable, Hashable, Codable {
 
     /// Whether the line reports money taken: its amount is positive, or it gives none. A line with a negative or zero
     /// amount (a refund, a reversal, an error in the report) is recorded as evidence and reconciles nothing.
-    public var reportsCharge: Bool { amount.map { $0.minorUnits > 0 } ?? true }
+    public var reportsCharge: Bool { Reconciled.reportsCharge(amount) }
+
+    /// Whether a report line of `amount` (nil: none given) reports money taken: see ``reportsCharge``.
+    public static func reportsCharge(_ amount: Money?) -> Bool { amount.map { $0.minorUnits > 0 } ?? true }
 
     /// A `Reconciled` event.
     public init(reportLine: String, transactionID: String, matchedBy: String, amount: Money?, amountMismatch: Bool) {

@@ -67,15 +67,15 @@ public enum PaymentAudit {
                 notes.append(e.matchedBy == "payment"
                     ? "matched by payment: the line names it (matched by hand: its keys named no recorded payment)"
                     : "matched by \(e.matchedBy)")
-                if e.amountMismatch { notes.append("AMOUNT MISMATCH with the request") }
                 if !e.reportsCharge, let amount = e.amount {
                     // Recorded as reported (the line is evidence); it reconciles nothing, and the notes on charges
-                    // below are not about it.
+                    // below are not about it (nor the amount mismatch earlier builds recorded for such a line).
                     notes.append("THE REPORTED AMOUNT IS \(amount.minorUnits == 0 ? "ZERO" : "NEGATIVE") (\(amount)): not a "
                         + "charge, so it reconciles nothing; a refund, a reversal or an error in the report — check the "
                         + "provider's report")
                     break
                 }
+                if e.amountMismatch { notes.append("AMOUNT MISMATCH with the request") }
                 if !earlierLines.isEmpty { notes.append(PaymentAudit.furtherLineNote(e, earlier: earlierLines)) }
                 if !reportedByCallbacks.isEmpty, !reportedByCallbacks.contains(e.transactionID),
                     PaymentAudit.reportProvider(of: e) == .square

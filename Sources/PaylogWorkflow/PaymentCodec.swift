@@ -2,7 +2,8 @@ import Foundation
 import PaylogDomain
 import PaylogStore
 
-/// The status view's compact binary encoding of a ``Payment`` (view version 15; version 5 replaced sorted-key JSON).
+/// The status view's compact binary encoding of a ``Payment`` (its layout since view version 15; version 5 replaced
+/// sorted-key JSON).
 ///
 /// Every event a rebuild applies loads its payment, evolves it and stores it again, so this encoding is in the
 /// inner loop of `paylog replay` and `paylog rebuild-views`: JSON's decode and encode were 77 % of a replay

@@ -164,15 +164,18 @@ extension PaymentWorkflow {
             owner = (try? reading.payment(marked)) ?? nil
         }
         // Nor a marker: the reference it echoes (iZettle's `reference`, on a callback URL the shop chose), looked up as
-        // a request's reference, names the payment whose provider reads it (Docs/providers.md, *Routing a callback*).
+        // a request's reference, names the payment whose provider reads it (Docs/providers.md, *Routing a callback*);
+        // only a payment requested from iZettle, whose callbacks echo `reference` (a Square state of the same text
+        // would read this URL as a Square callback without `data`).
         if provider == nil, owner == nil, let echoed = PaymentWorkflow.queryItem("reference", in: url),
-            let routed = (try? reading.route("ref:\(echoed)")) ?? nil
+            let routed = (try? reading.route("ref:\(echoed)")) ?? nil,
+            let found = (try? reading.payment(routed)) ?? nil, found.wasRequested(with: .izettle)
         {
-            owner = (try? reading.payment(routed)) ?? nil
+            owner = found
         }
         if provider == nil, let owner { provider = attemptProvider(of: url, for: owner, reading: reading, ahead: ahead) }
         guard let provider else {
-            throw .unreadable("the callback \(url) carries neither Square data, SumUp smp- parameters nor a paylog_payment marker of a known payment; pass \"provider\" or \"payment\"")
+            throw .unreadable("the callback \(url) carries neither Square data, SumUp smp- parameters, a paylog_payment marker of a known payment nor the reference of a known iZettle request; pass \"provider\" or \"payment\"")
         }
         let outcome: CallbackOutcome
         if let detected {

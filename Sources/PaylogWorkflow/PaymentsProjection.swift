@@ -45,9 +45,7 @@ public struct PaymentsProjection: StreamFoldingProjection {
     /// after it) fails nothing; payments keep their first success's time and their failed attempts.
     /// Version 16: a report line with a negative or zero amount (a refund, a reversal) reconciles nothing and is no
     /// further charge.
-    /// Version 17: a callback echoing none of the payment's references, from another provider than the attempt in
-    /// progress's, answers an earlier attempt (before any success).
-    public let version: UInt64 = 17
+    public let version: UInt64 = 16
     /// The databases it owns.
     public let databaseNames = ["payments", "routes"]
 

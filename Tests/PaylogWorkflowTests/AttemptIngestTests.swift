@@ -136,6 +136,34 @@ struct AttemptIngestTests {
         }
     }
 
+    @Test("a Square decline echoing no state, after a SumUp retry, fails nothing of the retry; after a success the rule is off")
+    func providerTellsTheAttemptOfADecline() async throws {
+        func encoded(_ json: String) -> String { json.addingPercentEncoding(withAllowedCharacters: .alphanumerics)! }
+        let request = encoded(#"{"version":"1.2","client_id":"c","amount_money":{"amount":1000,"currency_code":"EUR"},"callback_url":"myshop://cb","options":{"supported_tender_types":["CREDIT_CARD"]}}"#)
+        let declined = encoded(#"{"status":"error","error_code":"payment_canceled"}"#)
+        let lines = [
+            #"{"kind":"request","payment":"d1","at":"2026-11-21T10:00:00Z","url":"square-commerce-v1://payment/create?data=\#(request)"}"#,
+            Self.fail("d1", at: "2026-11-21T10:02:00Z"),
+            Self.sumupRequest("d1", "sd1", at: "2026-11-21T10:03:00Z"),
+            #"{"kind":"callback","at":"2026-11-21T10:04:00Z","url":"myshop://cb?paylog_payment=d1&data=\#(declined)"}"#,
+        ]
+        try await RecordedDay.with(lines) { workflow in
+            let payment = try #require(try PaymentsProjection.payment("d1", in: workflow.store))
+            #expect(payment.status == .requested && payment.errorCode == nil, "the SumUp retry is still in progress")
+            let notes = try PaymentAudit.entries(of: "d1", in: workflow.store).last?.notes ?? []
+            #expect(notes.contains("answers an earlier attempt (square's, echoing no reference) that a retry replaced, not the attempt in progress"), "\(notes)")
+        }
+        // After the SumUp retry succeeded, a Square decline is not told apart by its provider (the rule needs a
+        // payment not yet paid): it is a failure after the success, which fails nothing either.
+        try await RecordedDay.with(lines.dropLast() + [Self.success("sd1", tx: "STX", at: "2026-11-21T10:04:00Z"),
+                                                       lines[3].replacingOccurrences(of: "10:04:00Z", with: "10:05:00Z")]) { workflow in
+            let payment = try #require(try PaymentsProjection.payment("d1", in: workflow.store))
+            #expect(payment.status == .completed && payment.transactionID == "STX")
+            let last = try PaymentAudit.entries(of: "d1", in: workflow.store).last
+            #expect(last?.notes.contains { $0.hasPrefix("answers an earlier attempt") } == false, "\(last?.notes ?? [])")
+        }
+    }
+
     @Test("a reused reference is noted: in the audit against the payment's earlier attempt, in the replay across payments")
     func reusedReference() async throws {
         let lines = [

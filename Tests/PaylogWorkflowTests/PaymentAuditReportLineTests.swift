@@ -84,5 +84,7 @@ struct PaymentAuditReportLineTests {
         }
         #expect(failed.status == .failed && failed.transactionID == nil && !failed.reconciledWhileFailed)
         #expect(failed.version == 3)
+        // Nor is it evidence of payment: no reconciliation or first-success time (analytics, `observed_before_success`).
+        #expect(failed.reconciledAtMicroseconds == nil && failed.firstSuccessAtMicroseconds == nil)
     }
 }

@@ -32,6 +32,18 @@ struct PaymentAuditTests {
         #expect(before.first?.contains("may have been premature") == true)
     }
 
+    @Test("after a further failure, a late callback is compared with the first failure's time, which stands")
+    func lateAfterRepeatedFailure() async throws {
+        let again = #"{"kind":"fail","payment":"p1","at":"2026-11-21T09:10:00Z","reason":"till operator cancelled"}"#
+        // Observed between the two failures: after the first, so late, and not "before the failure".
+        let notes = try await Self.lateNotes([Self.request, Self.fail, again, Self.callback(at: "2026-11-21T09:06:00Z")])
+        #expect(notes == ["LATE: arrived after the payment had failed"], "\(notes)")
+        let payment = try await RecordedDay.with([Self.request, Self.fail, again]) { workflow in
+            try #require(try PaymentsProjection.payment("p1", in: workflow.store))
+        }
+        #expect(payment.failureReason == "no callback in 5 min" && payment.version == 3)
+    }
+
     @Test("an app switch's note is its evidence in the audit, as in the replay; a switch without one has none")
     func appSwitchNote() async throws {
         let noted = #"{"kind":"app_switch","payment":"p1","at":"2026-11-21T09:00:02Z","note":"till 4 handed over to SumUp"}"#
