@@ -22,11 +22,12 @@ public struct ServiceError: Error, HTTPResponseError, Sendable, CustomStringConv
         self.message = message
     }
 
-    /// The codes of the 4xx answers the client is told to retry, unchanged, because the same request may then
-    /// succeed: `contention` (other writers moved the payment on meanwhile), `idempotency_key_in_use` (the first
-    /// request with the key is still running), `request_timeout` (the body came too slowly), `not_found` (the
-    /// payment, or the key a callback is routed by, is not recorded yet: an app switch or a callback that arrived
-    /// before its request, as hand-offs between apps do, is recorded by its retry once the request is).
+    /// The codes of the 4xx answers of a request that ran (not a route that does not exist, refused before any
+    /// handler) which the same request, retried unchanged, may turn into a success: `contention` (other writers moved
+    /// the payment on meanwhile), `idempotency_key_in_use` (the first request with the key is still running),
+    /// `request_timeout` (the body came too slowly), `not_found` (the payment, or the key a callback is routed by, is
+    /// not recorded yet: an app switch or a callback that arrived before its request, as hand-offs between apps do,
+    /// is recorded by its retry once the request is).
     public static let transientCodes: Set<String> = ["contention", "idempotency_key_in_use", "request_timeout", "not_found"]
 
     /// Whether the answer is transient: a 5xx, or one of ``transientCodes``. It is never stored under an

@@ -72,8 +72,9 @@ extension EventStore {
     }
 
     /// `path` made absolute, with `.`, `..` and symbolic links resolved as far as the path exists (a destination not
-    /// created yet keeps its missing components as written).
-    static func resolvedPath(_ path: String) -> String {
+    /// created yet keeps its missing components as written): what to compare when a file must not be written inside
+    /// a store's directory (``backup(to:compact:)``, `paylog export -o`).
+    public static func resolvedPath(_ path: String) -> String {
         var existing = URL(fileURLWithPath: path).standardizedFileURL
         var missing: [String] = []
         while !FileManager.default.fileExists(atPath: existing.path), existing.path != "/" {

@@ -132,11 +132,10 @@ struct ExportCommand: ParsableCommand {
     /// Fails when `output` lies inside the store directory `store`: writing there could overwrite the store's own
     /// files (`-o DIR/data.mdb` replaced the log with its export).
     static func refuseInsideStore(_ output: String, store: String) throws {
-        func resolved(_ url: URL) -> String { url.resolvingSymlinksInPath().path }
-        let storeDirectory = resolved(URL(fileURLWithPath: store).standardizedFileURL)
+        let storeDirectory = EventStore.resolvedPath(store)
         // The directory the file goes in, taken from the absolute URL: `NSString.deletingLastPathComponent` trapped
         // (SIGILL) on a one-character relative path such as `x`, `t/` or `./`.
-        let directory = resolved(URL(fileURLWithPath: output).standardizedFileURL.deletingLastPathComponent())
+        let directory = EventStore.resolvedPath(URL(fileURLWithPath: output).standardizedFileURL.deletingLastPathComponent().path)
         if directory == storeDirectory || directory.hasPrefix(storeDirectory + "/") {
             throw CLIError("\(output) is inside the store directory \(store): an export there could overwrite the store's "
                 + "own files. Write it elsewhere.")
