@@ -61,6 +61,19 @@ extension CompatibilityChecker {
             return ["iZettle request has \(key) \"\(raw)\"; a payment needs a positive amount."]
         },
         .request(
+            "izettle.request.currency-not-iso", .izettle, .warning,
+            "v1.0 currency is not an ISO 4217 code in capitals (three letters A–Z).",
+            source: "[I] §4 currency (the app's InvalidCurrency error [C])"
+        ) { request in
+            guard request.apiVersion != "3.0", let raw = request.fields["currency"], !raw.isEmpty,
+                !(raw.utf8.count == 3 && raw.utf8.allSatisfy { (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0) })
+            else { return [] }
+            return [
+                "iZettle v1.0 request has currency \"\(raw)\", not an ISO 4217 code in capitals such as \"SEK\"; the "
+                    + "app may answer InvalidCurrency, and paylog reads no amount from it."
+            ]
+        },
+        .request(
             "izettle.request.reference-too-long", .izettle, .warning,
             "v1.0 reference longer than 128 characters (the v3.0 limit, assumed to still hold).",
             source: "[I] §4 reference (v3.0 limit ≤ 128 applied to v1.0)"

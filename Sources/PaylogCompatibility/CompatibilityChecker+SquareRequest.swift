@@ -128,6 +128,18 @@ extension CompatibilityChecker {
             ]
         },
         .request(
+            "square.request.tender-types-not-array", .square, .warning,
+            "options.supported_tender_types is not a JSON array of tender types.",
+            source: "[C] §1a options.supported_tender_types (an array); [I] what the app makes of another value"
+        ) { request in
+            request.parseNotes.compactMap { note in
+                guard case .tenderTypesNotArray(let text) = note else { return nil }
+                return "Square request sends options.supported_tender_types as \(JSONKind.phrase(for: text)) \(text), "
+                    + "not the array of tender types the contract specifies; the app may ignore it or refuse the "
+                    + "request (paylog judged it as a list of that one value)."
+            }
+        },
+        .request(
             "square.request.version-not-string", .square, .warning,
             "`version` was sent as a JSON number (or another non-string value), not the string the contract specifies.",
             source: "[C] §1a `version` (string); [I] whether the app reads a number"

@@ -40,4 +40,7 @@ public enum ParseNote: Sendable, Hashable, Codable {
     case stateNotString(String)
     /// A Square option the contract types as a boolean (this dotted path) held this JSON text instead.
     case optionNotBoolean(String, text: String)
+    /// Square's `options.supported_tender_types`, which the contract types as an array of strings, held this JSON text
+    /// instead (read as a list of that one value).
+    case tenderTypesNotArray(String)
 }

@@ -100,6 +100,10 @@ enum RuleCases {
             fires: .request(F.squareLaunch("1.3", ["options.supported_tender_types": [String]()])),
             quiet: .request(F.squareLaunch("1.3", ["options.supported_tender_types": ["CREDIT_CARD"]]))),
         RuleCase(
+            "square.request.tender-types-not-array",
+            fires: .request(F.squareLaunch("1.3", ["options.supported_tender_types": "CREDIT_CARD"])),
+            quiet: .request(F.squareLaunch("1.3", ["options.supported_tender_types": ["CREDIT_CARD"]]))),
+        RuleCase(
             "square.request.version-not-string",
             fires: .request(F.squareLaunch("1.3", ["version": 1.3])),
             quiet: .request(F.squareLaunch("1.3"))),
@@ -389,6 +393,9 @@ enum RuleCases {
         RuleCase(
             "izettle.request.price-not-positive",
             fires: .request(F.iZettleLaunch([("price", "0")])), quiet: .request(F.iZettleLaunch([("price", "1")]))),
+        RuleCase(
+            "izettle.request.currency-not-iso",
+            fires: .request(F.iZettleLaunch([("currency", "sek")])), quiet: .request(F.iZettleLaunch([("currency", "SEK")]))),
         RuleCase(
             "izettle.request.reference-too-long",
             fires: .request(F.iZettleLaunch([("reference", String(repeating: "r", count: 129))])),

@@ -65,7 +65,9 @@ public struct SquareAdapter: ProviderAdapter {
         let tenderTypes: [String]?
         switch data.object["options"]?["supported_tender_types"] {
         case .array(let values)?: tenderTypes = values.map(\.text)
-        case let value?: tenderTypes = [value.text]
+        case let value?:
+            notes.append(.tenderTypesNotArray(value.jsonText))
+            tenderTypes = [value.text]
         case nil: tenderTypes = nil
         }
         var options: [String: String] = [:]
