@@ -176,6 +176,10 @@ extension Payment {
             if !callback.answersEarlierAttempt { lastCallbackSucceeded = true }
             if let id = outcome.transactionID { transactionID = id }
             if let id = outcome.clientTransactionID { clientTransactionID = id }
+            // The first success the status stands on: the code of a failure before it (a retry's decline, recorded
+            // before a replaced attempt's late success) does not describe it, as it would not had they been recorded
+            // the other way round.
+            if !hasSucceeded { errorCode = nil }
             if !outcome.isOffline && status != .reconciled { status = .completed }
         case .failure:
             if !callback.answersEarlierAttempt { lastCallbackSucceeded = false }

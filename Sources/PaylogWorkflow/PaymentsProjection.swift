@@ -45,7 +45,9 @@ public struct PaymentsProjection: StreamFoldingProjection {
     /// after it) fails nothing; payments keep their first success's time and their failed attempts.
     /// Version 16: a report line with a negative or zero amount (a refund, a reversal) reconciles nothing and is no
     /// further charge.
-    public let version: UInt64 = 16
+    /// Version 17: the first success clears the error code of a failure before it (a retry's decline recorded before
+    /// a replaced attempt's late success).
+    public let version: UInt64 = 17
     /// The databases it owns.
     public let databaseNames = ["payments", "routes"]
 

@@ -164,6 +164,24 @@ struct AttemptIngestTests {
         }
     }
 
+    @Test("a replaced attempt's late success after the retry's decline leaves no error code, as in the other order")
+    func codeOfTheSuccess() async throws {
+        let start = [
+            Self.sumupRequest("c1", "cA", at: "2026-11-21T09:00:00Z"), Self.fail("c1", at: "2026-11-21T09:02:00Z"),
+            Self.sumupRequest("c1", "cB", at: "2026-11-21T09:03:00Z"),
+        ]
+        let decline = Self.declined("cB", at: "2026-11-21T09:04:00Z")
+        let lateSuccess = Self.success("cA", tx: "TXA", at: "2026-11-21T09:05:00Z")
+        for order in [[decline, lateSuccess], [lateSuccess, decline]] {
+            let payment = try await RecordedDay.with(start + order) { workflow in
+                try #require(try PaymentsProjection.payment("c1", in: workflow.store))
+            }
+            #expect(payment.status == .completed && payment.transactionID == "TXA", "\(order)")
+            #expect(payment.errorCode == nil, "the decline's code describes the retry, not the charge: \(order)")
+            #expect(payment.hadLateCallback, "\(order)")
+        }
+    }
+
     @Test("a reused reference is noted: in the audit against the payment's earlier attempt, in the replay across payments")
     func reusedReference() async throws {
         let lines = [
