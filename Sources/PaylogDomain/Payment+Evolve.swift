@@ -26,7 +26,10 @@ extension Payment {
         // A stream starts with Requested; its provider is the payment's.
         if case .none = payment { payment = Payment(id: id, provider: requested.provider) }
         payment?.apply(requested)
-        if let observedAt, payment?.firstRequestedAtMicroseconds == nil { payment?.firstRequestedAtMicroseconds = observedAt }
+        // The earliest observed, whatever order the requests were recorded in (as the first callback's).
+        if let observedAt, observedAt < payment?.firstRequestedAtMicroseconds ?? .max {
+            payment?.firstRequestedAtMicroseconds = observedAt
+        }
     }
 
     /// ``evolve(_:id:_:observedAt:)`` for an `AppSwitched` event (which sets no first-event time).

@@ -89,8 +89,9 @@ public struct Payment: Sendable, Hashable, Codable {
     /// bit *i* for ``references``[*i*], the attempts from the 64th on sharing bit 63. A success answering such an
     /// attempt after a retry replaced it is late, whatever attempt is in progress then.
     public var failedAttempts: UInt64 = 0
-    /// When the first request was observed (µs since the epoch), when known. Set by whoever replays the
-    /// envelope (the status view), since events carry their times in the envelope, not the payload.
+    /// When the first request was observed (µs since the epoch), when known: the earliest observed, whatever order the
+    /// requests were recorded in. Set by whoever replays the envelope (the status view), since events carry their
+    /// times in the envelope, not the payload.
     public var firstRequestedAtMicroseconds: Int64?
 
     /// The state before any event: only ``apply(_:)`` of a `Requested` event makes it meaningful.

@@ -47,7 +47,9 @@ public struct PaymentsProjection: StreamFoldingProjection {
     /// further charge.
     /// Version 17: the first success clears the error code of a failure before it (a retry's decline recorded before
     /// a replaced attempt's late success).
-    public let version: UInt64 = 17
+    /// Version 18: the first request's time is the earliest observed, whatever order the requests were recorded in
+    /// (the analytics' day and request-to-callback latency, `status --day`).
+    public let version: UInt64 = 18
     /// The databases it owns.
     public let databaseNames = ["payments", "routes"]
 

@@ -65,6 +65,18 @@ struct AnalyticsTests {
         #expect(Analytics.csv([]) == csv[0] + "\n", "an empty day is its header alone")
     }
 
+    @Test("a payment's day and request-to-callback time come from its earliest observed request, in either recording order")
+    func earliestRequest() async throws {
+        let first = #"{"kind":"request","payment":"n1","at":"2026-11-21T23:59:50Z","url":"\#(Self.square("n1", cents: 1000))"}"#
+        let retry = #"{"kind":"request","payment":"n1","at":"2026-11-22T00:00:01Z","url":"\#(Self.square("n1", cents: 1000))"}"#
+        let callback = #"{"kind":"callback","at":"2026-11-22T00:00:11Z","url":"\#(Self.callback(#"{"status":"ok","transaction_id":"T1","client_transaction_id":"C1","state":"st-n1"}"#))"}"#
+        for lines in [[first, retry, callback], [retry, first, callback]] {
+            let cells = try await RecordedDay.with(lines) { workflow in try Analytics.cells(in: workflow.store) }
+            #expect(cells.map(\.key.day) == ["2026-11-21"], "\(lines)")
+            #expect(cells.first?.requestToCallbackMsValues == [21_000], "\(lines)")
+        }
+    }
+
     @Test("on a demo day the cells add up to what the log holds")
     func addsUpToTheLog() async throws {
         let dir = TemporaryDirectory()
