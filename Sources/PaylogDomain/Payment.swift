@@ -25,8 +25,8 @@ public struct Payment: Sendable, Hashable, Codable {
     public var clientTransactionID: String?
     /// The provider's error code of the latest failure of the attempt the status describes: the attempt in progress,
     /// and once the payment has succeeded, the success it stands on. A new attempt (a request before any success)
-    /// and the first success clear it; a callback that fails nothing of that attempt (one answering a replaced attempt, or a failure after
-    /// the success that does not contradict it) leaves it as it was.
+    /// and the first success clear it; a callback that fails nothing of that attempt (one answering a replaced
+    /// attempt, or a failure after the success that does not contradict it) leaves it as it was.
     public var errorCode: String?
     /// The reason of the latest failure of the attempt the status describes (a new attempt clears it, as
     /// ``errorCode``).
