@@ -112,7 +112,10 @@ extension Payment {
         let contradicts = !earlier && succeeded != nil && lastCallbackSucceeded != nil && succeeded != lastCallbackSucceeded
         var events: [PaymentEvent] = [.callbackReceived(CallbackReceived(
             callbackURL: outcome.rawURL, outcome: outcome, isRepeat: !callbackFingerprints.isEmpty,
-            isLate: isLateForCallback(answering: earlier ? outcome.reference : nil), contradictsEarlier: contradicts,
+            isLate: isLateForCallback(answering: earlier ? outcome.reference : nil)
+                // Answering a replaced attempt it names only by its provider: late when that provider's attempt failed.
+                || (earlier && outcome.reference == nil && failedProviders.contains(outcome.provider)),
+            contradictsEarlier: contradicts,
             answersEarlierAttempt: earlier))]
         switch succeeded {
         case true?:

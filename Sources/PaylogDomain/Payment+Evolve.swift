@@ -231,6 +231,7 @@ extension Payment {
         if failed.repeatsFailure { return }
         // The attempt in progress failed (the latest reference's: ``attemptBit(_:)``).
         if !references.isEmpty { failedAttempts |= 1 << UInt64(min(references.count - 1, 63)) }
+        failedProviders.insert(provider)
         failureReason = failed.reason
         if failed.observedBeforeSuccess {
             // The shop gave up before the success came: nothing fails. Every success callback recorded was observed

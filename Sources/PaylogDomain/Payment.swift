@@ -89,6 +89,10 @@ public struct Payment: Sendable, Hashable, Codable {
     /// bit *i* for ``references``[*i*], the attempts from the 64th on sharing bit 63. A success answering such an
     /// attempt after a retry replaced it is late, whatever attempt is in progress then.
     public var failedAttempts: UInt64 = 0
+    /// The providers of the attempts that failed while each was in progress (as ``failedAttempts``, by provider): a
+    /// success echoing no reference from such a provider, answering its attempt after a retry with another provider
+    /// replaced it, is late (a Square request need not carry a `state`, so its attempt may have no reference).
+    public var failedProviders = ProviderSet()
     /// When the first request was observed (µs since the epoch), when known: the earliest observed, whatever order the
     /// requests were recorded in. Set by whoever replays the envelope (the status view), since events carry their
     /// times in the envelope, not the payload.

@@ -20,7 +20,8 @@ import PaylogStore
 /// 5. `references`: a count, then each length-prefixed; `callbackFingerprints`: a count, then each fingerprint as
 ///    32 length-prefixed bytes; `laterReportedCharges` (view version 13): a count, then each as a charge (below);
 ///    `requestedProviders`: a varint of one bit per provider (``ProviderSet``; since view version 13);
-///    `failedAttempts` (view version 15), when not 0, a varint of one bit per failed attempt.
+///    `failedAttempts` (view version 15), when not 0, a varint of one bit per failed attempt; `failedProviders`
+///    (view version 19), when not empty, a varint of one bit per provider.
 ///
 /// The first charge (view version 13) is written among the texts only when it differs from the client transaction
 /// id, else the transaction id, which it almost always is; a flag says there is one. Likewise the first reported
@@ -60,7 +61,9 @@ enum PaymentCodec {
         static let firstSuccessAt: UInt64 = 1 << 15
         /// ``Payment/failedAttempts``, written only when some attempt failed.
         static let failedAttempts: UInt64 = 1 << 16
-        static let all: UInt64 = (1 << 17) - 1
+        /// ``Payment/failedProviders``, written only when some attempt failed (view version 19).
+        static let failedProviders: UInt64 = 1 << 17
+        static let all: UInt64 = (1 << 18) - 1
     }
 
     /// Bits of the flags varint.
@@ -111,6 +114,7 @@ enum PaymentCodec {
         let storedSuccessAt = p.firstSuccessAtMicroseconds == p.firstCallbackAtMicroseconds ? nil : p.firstSuccessAtMicroseconds
         mark(storedSuccessAt, Present.firstSuccessAt)
         if p.failedAttempts != 0 { present |= Present.failedAttempts }
+        if !p.failedProviders.isEmpty { present |= Present.failedProviders }
         // Left out only when derivation gives the same bytes back (Swift's `==` would take canonically equivalent
         // text for equal, and the decoded row would then differ from the payment folded in memory).
         let storedCharge = PaymentCodec.sameBytes(p.firstCharge, PaymentCodec.derivedCharge(p)) ? nil : p.firstCharge
@@ -185,6 +189,7 @@ enum PaymentCodec {
         for later in p.laterReportedCharges { charge(later) }
         w.varint(UInt64(p.requestedProviders.rawValue))
         if p.failedAttempts != 0 { w.varint(p.failedAttempts) }
+        if !p.failedProviders.isEmpty { w.varint(UInt64(p.failedProviders.rawValue)) }
     }
 
     /// The payment `id` encoded in `bytes` (the row's value; `id` is its key).
@@ -257,6 +262,13 @@ enum PaymentCodec {
         }
         p.requestedProviders = providers
         if has(Present.failedAttempts) { p.failedAttempts = try r.varint() }
+        if has(Present.failedProviders) {
+            let bits = try r.varint()
+            guard bits != 0, bits <= UInt64(UInt8.max), let failed = ProviderSet(rawValue: UInt8(bits)) else {
+                throw Failure(reason: "unknown failed-provider bits \(bits)")
+            }
+            p.failedProviders = failed
+        }
         p.lastCallbackSucceeded = has(Present.lastCallbackSucceeded) ? flags & Flag.lastCallbackSucceeded != 0 : nil
         p.hadLateCallback = flags & Flag.hadLateCallback != 0
         p.hadContradictingCallbacks = flags & Flag.hadContradictingCallbacks != 0

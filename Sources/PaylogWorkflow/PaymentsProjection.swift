@@ -49,7 +49,9 @@ public struct PaymentsProjection: StreamFoldingProjection {
     /// a replaced attempt's late success).
     /// Version 18: the first request's time is the earliest observed, whatever order the requests were recorded in
     /// (the analytics' day and request-to-callback latency, `status --day`).
-    public let version: UInt64 = 18
+    /// Version 19: payments keep the providers of their failed attempts, so that a success echoing no reference from
+    /// one, after a retry with another provider, is late.
+    public let version: UInt64 = 19
     /// The databases it owns.
     public let databaseNames = ["payments", "routes"]
 

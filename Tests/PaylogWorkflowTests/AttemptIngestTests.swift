@@ -126,6 +126,8 @@ struct AttemptIngestTests {
         try await RecordedDay.with(lines) { workflow in
             let payment = try #require(try PaymentsProjection.payment("m1", in: workflow.store))
             #expect(payment.status == .completed && payment.transactionID == "SQM")
+            // The Square attempt had failed (the till's timeout) before the retry: its success is the disputed case.
+            #expect(payment.hadLateCallback)
             // The SumUp decline answers the retry, which the Square success does not: they contradict nothing, and the
             // decline's code does not describe the charge the status stands on.
             #expect(!payment.hadContradictingCallbacks)
