@@ -147,27 +147,13 @@ struct ServeProcessTests {
         let (server, port) = try Self.start(["serve", "--store", directory.path + "/store", "--port", "0"])
         defer { if server.isRunning { server.terminate() } }
 
-        /// The answer to `request`, and whether the server closed the connection within `seconds` (the idle
-        /// timeout, 60 s, is far longer).
-        func exchange(_ request: String, seconds: Int) -> (answer: String, closed: Bool) {
-            let socket = Self.connectedSocket(port: port, receiveTimeoutSeconds: seconds)
-            defer { close(socket) }
-            #expect(send(socket, request, request.utf8.count, Int32(MSG_NOSIGNAL)) == request.utf8.count)
-            var answer: [UInt8] = []
-            var chunk = [UInt8](repeating: 0, count: 4096)
-            while true {
-                let received = recv(socket, &chunk, chunk.count, 0)
-                if received == 0 { return (String(decoding: answer, as: UTF8.self), true) }
-                if received < 0 { return (String(decoding: answer, as: UTF8.self), false) }
-                answer += chunk.prefix(received)
-            }
-        }
-        let plain = exchange("GET /health HTTP/1.0\r\nHost: x\r\n\r\n", seconds: 20)
+        let plain = try Self.exchangeNotingClose("GET /health HTTP/1.0\r\nHost: x\r\n\r\n", port: port, seconds: 20)
         #expect(plain.answer.hasPrefix("HTTP/1.1 200") && plain.answer.hasSuffix(#"{"status":"ok"}"#), "\(plain.answer)")
         #expect(plain.closed, "an HTTP/1.0 connection without keep-alive ends with its answer")
-        let kept = exchange("GET /health HTTP/1.0\r\nHost: x\r\nConnection: keep-alive\r\n\r\n", seconds: 2)
+        let kept = try Self.exchangeNotingClose(
+            "GET /health HTTP/1.0\r\nHost: x\r\nConnection: keep-alive\r\n\r\n", port: port, seconds: 2)
         #expect(kept.answer.hasPrefix("HTTP/1.1 200") && !kept.closed)
-        let http11 = exchange("GET /health HTTP/1.1\r\nHost: x\r\n\r\n", seconds: 2)
+        let http11 = try Self.exchangeNotingClose("GET /health HTTP/1.1\r\nHost: x\r\n\r\n", port: port, seconds: 2)
         #expect(http11.answer.hasPrefix("HTTP/1.1 200") && !http11.closed)
     }
 
@@ -186,18 +172,28 @@ struct ServeProcessTests {
     ///
     /// With `untilClosed`, reads until the server closes the connection (every answer of a pipelined request).
     static func exchange(_ request: String, port: Int, untilClosed: Bool = false) throws -> String {
-        let socket = connectedSocket(port: port, receiveTimeoutSeconds: 20)
+        try exchangeNotingClose(request, port: port, seconds: 20, untilClosed: untilClosed).answer
+    }
+
+    /// ``exchange(_:port:untilClosed:)`` reading until the server closes the connection (unless `untilClosed` is
+    /// false: one read) or `seconds` pass without a byte, and saying whether it was closed.
+    static func exchangeNotingClose(
+        _ request: String, port: Int, seconds: Int, untilClosed: Bool = true
+    ) throws -> (answer: String, closed: Bool) {
+        let socket = connectedSocket(port: port, receiveTimeoutSeconds: seconds)
         defer { close(socket) }
         // MSG_NOSIGNAL: a server that closes early makes the send fail, not the test process die of SIGPIPE.
         #expect(send(socket, request, request.utf8.count, Int32(MSG_NOSIGNAL)) == request.utf8.count)
         var answer: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 4096)
+        var closed = false
         repeat {
             let received = recv(socket, &chunk, chunk.count, 0)
+            closed = received == 0
             guard received > 0 else { break }
             answer += chunk.prefix(received)
         } while untilClosed
-        return String(decoding: answer, as: UTF8.self)
+        return (String(decoding: answer, as: UTF8.self), closed)
     }
 
     /// A TCP socket connected to `127.0.0.1:port`, whose reads give up after `receiveTimeoutSeconds`; the caller
