@@ -69,8 +69,13 @@ extension Payment {
     /// late: after the payment failed, and nothing but a report line has happened since (a report line that
     /// reconciled the failed payment first must not make its own callback look on time, or the same facts would read
     /// differently in another ingest order); or, answering an attempt a retry replaced, after that attempt had failed.
-    private func isLateForCallback(answering reference: String?) -> Bool {
-        if status == .failed || reconciledWhileFailed { return true }
+    /// A failure observed before the report line that paid is the exception, as it was judged by when it was observed:
+    /// a callback observed (`at`) before it is not late on its account (``failedBeforeSuccessAtMicroseconds``).
+    private func isLateForCallback(answering reference: String?, at: Int64?) -> Bool {
+        if status == .failed { return true }
+        if reconciledWhileFailed {
+            guard let failedAt = failedBeforeSuccessAtMicroseconds, let at, at < failedAt else { return true }
+        }
         guard let reference, let bit = attemptBit(reference) else { return false }
         return failedAttempts & bit != 0
     }
@@ -112,7 +117,7 @@ extension Payment {
         let contradicts = !earlier && succeeded != nil && lastCallbackSucceeded != nil && succeeded != lastCallbackSucceeded
         var events: [PaymentEvent] = [.callbackReceived(CallbackReceived(
             callbackURL: outcome.rawURL, outcome: outcome, isRepeat: !callbackFingerprints.isEmpty,
-            isLate: isLateForCallback(answering: earlier ? outcome.reference : nil)
+            isLate: isLateForCallback(answering: earlier ? outcome.reference : nil, at: at)
                 // Answering a replaced attempt it names only by its provider: late when that provider's attempt failed.
                 || (earlier && outcome.reference == nil && failedProviders.contains(outcome.provider)),
             contradictsEarlier: contradicts,

@@ -16,7 +16,7 @@ extension Payment {
         case .callbackReceived(let callback): evolve(&payment, id: id, callback, observedAt: observedAt)
         case .offline(let offline): evolve(&payment, id: id, offline, observedAt: observedAt)
         case .reconciled(let reconciled): evolve(&payment, id: id, reconciled, observedAt: observedAt)
-        case .failed(let failed): evolve(&payment, id: id, failed)
+        case .failed(let failed): evolve(&payment, id: id, failed, observedAt: observedAt)
         }
     }
 
@@ -74,10 +74,16 @@ extension Payment {
         payment?.noteSuccess(observedAt: observedAt)
     }
 
-    /// ``evolve(_:id:_:observedAt:)`` for a `Failed` event (which sets no first-event time).
-    public static func evolve(_ payment: inout Payment?, id: String, _ failed: Failed) {
+    /// ``evolve(_:id:_:observedAt:)`` for a `Failed` event. With `observedAt`, a failure observed before the report
+    /// line that paid, which makes the next success callback late, also keeps when it was observed
+    /// (``failedBeforeSuccessAtMicroseconds``).
+    public static func evolve(_ payment: inout Payment?, id: String, _ failed: Failed, observedAt: Int64?) {
         openPlaceholder(&payment, id: id)
+        let wasLateAfterReport = payment?.reconciledWhileFailed == true
         payment?.apply(failed)
+        if failed.observedBeforeSuccess, !wasLateAfterReport, payment?.reconciledWhileFailed == true {
+            payment?.failedBeforeSuccessAtMicroseconds = observedAt
+        }
     }
 
     /// Keeps `observedAt` as ``firstSuccessAtMicroseconds`` when it is the earliest evidence of payment yet.
@@ -127,6 +133,7 @@ extension Payment {
         if let reference = requested.reference, !references.contains(reference) { references.append(reference) }
         requestedProviders.insert(requested.provider)
         reconciledWhileFailed = false
+        failedBeforeSuccessAtMicroseconds = nil
     }
 
     /// Applies an `AppSwitched` event.
@@ -166,6 +173,7 @@ extension Payment {
             // Only a success moves a failed payment on (a failure or an unreadable callback leaves it failed), so only
             // a success ends the lateness a reconciliation while failed carries.
             reconciledWhileFailed = false
+            failedBeforeSuccessAtMicroseconds = nil
             sawSuccess = true
             if let charge = outcome.clientTransactionID ?? outcome.transactionID {
                 // Provider ids are opaque: compared byte for byte, not as canonically equivalent text.
@@ -210,7 +218,11 @@ extension Payment {
             laterReportedCharges.append(charge)
             return
         }
-        if status == .failed { reconciledWhileFailed = true }
+        if status == .failed {
+            // Judged in the order of recording: the failure was recorded in its order.
+            reconciledWhileFailed = true
+            failedBeforeSuccessAtMicroseconds = nil
+        }
         if let first = firstReportedCharge {
             laterReportedCharges.append(charge)
             // Another transaction on the provider's report is another charge (the same one with another amount is a
@@ -236,7 +248,8 @@ extension Payment {
         if failed.observedBeforeSuccess {
             // The shop gave up before the success came: nothing fails. Every success callback recorded was observed
             // after it, so is late, as recorded after it the first would have been; with none, a report line
-            // reconciled the payment, and the next success callback is late, as after a reconciliation while failed.
+            // reconciled the payment, and the next success callback observed after it is late, as after a
+            // reconciliation while failed (one observed before it would have come first, and this failure been refused).
             if sawSuccess { hadLateCallback = true } else if status == .reconciled { reconciledWhileFailed = true }
             return
         }

@@ -54,6 +54,12 @@ public struct Payment: Sendable, Hashable, Codable {
     /// A report line reconciled the payment while it stood failed, and no request or success callback came since: a
     /// success callback now is as late as one recorded before the report line would have been.
     public var reconciledWhileFailed: Bool = false
+    /// When the failure that set ``reconciledWhileFailed`` was observed (µs), when it was a failure observed before
+    /// the report line that paid (``Failed/observedBeforeSuccess``): a success callback observed before that failure
+    /// would have come first, had the two been recorded in the order they were observed, and would have made the
+    /// failure a refused one, so it is not late. Nil otherwise: a failure recorded in its order is judged in the order
+    /// of recording (see ``Payment/decide(_:for:id:at:)``). Set from the envelope.
+    public var failedBeforeSuccessAtMicroseconds: Int64?
     /// The status of the attempt in progress's latest callback that was a success or a failure (nil since its
     /// request; a callback marked ``CallbackReceived/answersEarlierAttempt`` is not its).
     public var lastCallbackSucceeded: Bool?

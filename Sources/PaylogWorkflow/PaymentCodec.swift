@@ -21,7 +21,8 @@ import PaylogStore
 ///    32 length-prefixed bytes; `laterReportedCharges` (view version 13): a count, then each as a charge (below);
 ///    `requestedProviders`: a varint of one bit per provider (``ProviderSet``; since view version 13);
 ///    `failedAttempts` (view version 15), when not 0, a varint of one bit per failed attempt; `failedProviders`
-///    (view version 19), when not empty, a varint of one bit per provider.
+///    (view version 19), when not empty, a varint of one bit per provider; `failedBeforeSuccessAt` (view version 20),
+///    when there is one, zigzag microseconds.
 ///
 /// The first charge (view version 13) is written among the texts only when it differs from the client transaction
 /// id, else the transaction id, which it almost always is; a flag says there is one. Likewise the first reported
@@ -63,7 +64,9 @@ enum PaymentCodec {
         static let failedAttempts: UInt64 = 1 << 16
         /// ``Payment/failedProviders``, written only when some attempt failed (view version 19).
         static let failedProviders: UInt64 = 1 << 17
-        static let all: UInt64 = (1 << 18) - 1
+        /// ``Payment/failedBeforeSuccessAtMicroseconds`` (view version 20).
+        static let failedBeforeSuccessAt: UInt64 = 1 << 18
+        static let all: UInt64 = (1 << 19) - 1
     }
 
     /// Bits of the flags varint.
@@ -115,6 +118,7 @@ enum PaymentCodec {
         mark(storedSuccessAt, Present.firstSuccessAt)
         if p.failedAttempts != 0 { present |= Present.failedAttempts }
         if !p.failedProviders.isEmpty { present |= Present.failedProviders }
+        mark(p.failedBeforeSuccessAtMicroseconds, Present.failedBeforeSuccessAt)
         // Left out only when derivation gives the same bytes back (Swift's `==` would take canonically equivalent
         // text for equal, and the decoded row would then differ from the payment folded in memory).
         let storedCharge = PaymentCodec.sameBytes(p.firstCharge, PaymentCodec.derivedCharge(p)) ? nil : p.firstCharge
@@ -190,6 +194,7 @@ enum PaymentCodec {
         w.varint(UInt64(p.requestedProviders.rawValue))
         if p.failedAttempts != 0 { w.varint(p.failedAttempts) }
         if !p.failedProviders.isEmpty { w.varint(UInt64(p.failedProviders.rawValue)) }
+        time(p.failedBeforeSuccessAtMicroseconds)
     }
 
     /// The payment `id` encoded in `bytes` (the row's value; `id` is its key).
@@ -269,6 +274,7 @@ enum PaymentCodec {
             }
             p.failedProviders = failed
         }
+        p.failedBeforeSuccessAtMicroseconds = try time(Present.failedBeforeSuccessAt)
         p.lastCallbackSucceeded = has(Present.lastCallbackSucceeded) ? flags & Flag.lastCallbackSucceeded != 0 : nil
         p.hadLateCallback = flags & Flag.hadLateCallback != 0
         p.hadContradictingCallbacks = flags & Flag.hadContradictingCallbacks != 0

@@ -51,7 +51,9 @@ public struct PaymentsProjection: StreamFoldingProjection {
     /// (the analytics' day and request-to-callback latency, `status --day`).
     /// Version 19: payments keep the providers of their failed attempts, so that a success echoing no reference from
     /// one, after a retry with another provider, is late.
-    public let version: UInt64 = 19
+    /// Version 20: a failure observed before the report line that paid keeps when it was observed, so that a success
+    /// callback observed before it, recorded after it, is not late.
+    public let version: UInt64 = 20
     /// The databases it owns.
     public let databaseNames = ["payments", "routes"]
 
@@ -206,7 +208,7 @@ public struct PaymentsProjection: StreamFoldingProjection {
             case .failed:
                 let failed = try EventPayloadDecoder.failed(&reader)
                 guard evolving else { return }
-                Payment.evolve(&payment, id: id, failed)
+                Payment.evolve(&payment, id: id, failed, observedAt: at)
             case .appSwitched:
                 break
             }

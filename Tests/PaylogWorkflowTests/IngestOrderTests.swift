@@ -84,6 +84,61 @@ struct IngestOrderTests {
         }
     }
 
+    /// A SumUp payment paid at 09:01:30, given up on by the till at 09:02:00 (it never saw the callback), and the
+    /// next day's report line; `callbackAt` moves the callback's observed time.
+    static func paidThenGivenUp(callbackAt: String) -> (request: String, callback: String, fail: String, report: String) {
+        (
+            #"{"kind":"request","payment":"pay-4","at":"2026-11-21T09:00:00Z","url":"sumupmerchant://pay/1.0?affiliate-key=k&app-id=com.shop&total=8.00&currency=EUR&title=Tea&foreign-tx-id=ref-4&callbacksuccess=myshop%3A%2F%2Fok&callbackfail=myshop%3A%2F%2Ffail","app_version":"1.88.0"}"#,
+            #"{"kind":"callback","at":"\#(callbackAt)","url":"myshop://ok?smp-status=success&smp-tx-code=TX4&foreign-tx-id=ref-4"}"#,
+            #"{"kind":"fail","payment":"pay-4","at":"2026-11-21T09:02:00Z","reason":"no callback within 120 s"}"#,
+            #"{"kind":"reconcile","at":"2026-11-22T08:00:00Z","provider":"sumup","transaction_id":"TX4","foreign_tx_id":"ref-4","amount_minor":800,"currency":"EUR"}"#
+        )
+    }
+
+    /// Ingests `lines` into a new store and returns the payment, how many lines were rejected, and whether a rebuild
+    /// of the views from the log gives the live view back.
+    static func ingest(_ lines: [String]) async throws -> (payment: Payment, rejected: Int, rebuildMatches: Bool) {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        let workflow = PaymentWorkflow(store: try PaymentWorkflow.openStore(at: dir.path), actor: "t")
+        defer { workflow.store.close() }
+        let report = await workflow.ingest(lines: lines)
+        let payment = try #require(try PaymentsProjection.payment("pay-4", in: workflow.store))
+        return (payment, report.rejected, try LogReplay.run(workflow.store).projectionsMatch)
+    }
+
+    @Test("a success observed before a failure that was observed before the report line is on time in every order")
+    func successBeforeAPrematureFailure() async throws {
+        let day = Self.paidThenGivenUp(callbackAt: "2026-11-21T09:01:30Z")
+        // In the order observed the failure comes after the success and is refused; recorded after the report line it
+        // is evidence observed before the report, and the callback recorded last was still observed before it.
+        let observedOrder = try await Self.ingest([day.request, day.callback, day.fail, day.report])
+        let reportFirst = try await Self.ingest([day.request, day.report, day.fail, day.callback])
+        #expect(observedOrder.rejected == 1 && reportFirst.rejected == 0)
+        for (order, result) in [("observed order", observedOrder), ("report line first", reportFirst)] {
+            #expect(!result.payment.hadLateCallback, "\(order)")
+            #expect(result.payment.status == .reconciled, "\(order)")
+            #expect(result.rebuildMatches, "\(order): the rebuild folds the failure's time as the live view did")
+        }
+        // Before the callback, the payment keeps the failure's time, in the live view and the rebuilt one alike.
+        let beforeCallback = try await Self.ingest([day.request, day.report, day.fail])
+        #expect(beforeCallback.payment.failedBeforeSuccessAtMicroseconds == 1_795_251_720_000_000)
+        #expect(beforeCallback.payment.reconciledWhileFailed && beforeCallback.rebuildMatches)
+    }
+
+    @Test("a success observed after a failure that was observed before the report line is late in every order")
+    func successAfterAPrematureFailure() async throws {
+        let day = Self.paidThenGivenUp(callbackAt: "2026-11-21T09:03:00Z")
+        let observedOrder = try await Self.ingest([day.request, day.fail, day.callback, day.report])
+        let reportFirst = try await Self.ingest([day.request, day.report, day.fail, day.callback])
+        for (order, result) in [("observed order", observedOrder), ("report line first", reportFirst)] {
+            #expect(result.rejected == 0, "\(order)")
+            #expect(result.payment.hadLateCallback, "\(order)")
+            #expect(result.payment.status == .reconciled, "\(order)")
+            #expect(result.rebuildMatches, "\(order)")
+        }
+    }
+
     @Test("an earlier attempt's decline arriving during the retry contradicts nothing, the log's rebuild agrees, and the audit says whose it is")
     func earlierAttemptsDecline() async throws {
         var lines = Self.retried

@@ -63,6 +63,8 @@ struct PaymentCodecTests {
             .randomElement(using: &rng)!
         p.failedAttempts = [0, 1, 3, UInt64.random(in: 0...UInt64.max, using: &rng)].randomElement(using: &rng)!
         p.failedProviders = ProviderSet(Provider.allCases.filter { _ in Bool.random(using: &rng) })
+        p.failedBeforeSuccessAtMicroseconds = [nil, p.reconciledAtMicroseconds, Int64.random(in: .min ... .max, using: &rng)]
+            .randomElement(using: &rng)!
         return p
     }
 
@@ -148,7 +150,7 @@ struct PaymentCodecTests {
         var rng = SplitMix64(seed: 6)
         let payment = try Self.randomPayment(&rng)
         var changes: [Payment] = []
-        for change in 0..<13 {
+        for change in 0..<14 {
             var other = payment
             switch change {
             case 0: other.sawSuccess.toggle()
@@ -163,6 +165,7 @@ struct PaymentCodecTests {
             case 9: other.failedAttempts ^= 1 << 5
             case 10: other.firstSuccessAtMicroseconds = payment.firstSuccessAtMicroseconds == 7 ? 8 : 7
             case 11: other.failedProviders = payment.failedProviders == ProviderSet([.izettle]) ? ProviderSet() : ProviderSet([.izettle])
+            case 12: other.failedBeforeSuccessAtMicroseconds = payment.failedBeforeSuccessAtMicroseconds == 7 ? 8 : 7
             default: other.lastCallbackSucceeded = payment.lastCallbackSucceeded == false ? true : false
             }
             changes.append(other)

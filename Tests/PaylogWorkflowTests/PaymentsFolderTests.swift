@@ -60,25 +60,50 @@ struct PaymentsFolderTests {
         // The folder decodes each kind on a path of its own: the log must hold every kind.
         let types = Set(try store.read(from: 1, limit: 100_000).map(\.type))
         #expect(types == Set(PaymentEventKind.allCases.map(\.typeName)))
-        let projection = PaymentsProjection()
-        let snapshot = try store.lastPosition()
-        let build = LogOrderBuild(
-            projection, snapshot: snapshot, scratchDirectory: dir.path + "/scratch", parts: 2, ranges: ranges,
-            sortMemory: 4_096, maximumOpen: open)
-        defer { build.close() }
-        #expect(build.partitions.allSatisfy { $0.folder is PaymentsFolder })
-        try build.foldBlocking(store.environment, store.databases) { _ in }
-        if open < 40 || ranges > 1 {
-            #expect(build.partitions.contains { $0.deferredCount > 0 }, "payments deferred or cut by a range's end")
+        let merged = try Self.folderRows(store, scratch: dir.path + "/scratch", open: open, ranges: ranges) { build in
+            if open < 40 || ranges > 1 {
+                #expect(build.partitions.contains { $0.deferredCount > 0 }, "payments deferred or cut by a range's end")
+            }
         }
-        let sorter = build.merged()
-        var merged: [ViewRow] = []
-        while case let rows = try sorter.nextBatch(500).viewRows, !rows.isEmpty { merged += rows }
-        let live = try Self.liveRows(store, projection)
+        let live = try Self.liveRows(store, PaymentsProjection())
         // 40 payments, and their routing keys when the events declare none.
         let routes = live.filter { $0.database == "routes" }.count
         #expect(live.count - routes == 40)
         #expect(declared ? routes == 0 : routes > 40)
+        #expect(merged.count == live.count)
+        #expect(zip(merged, live).allSatisfy { $0.database == $1.database && $0.key == $1.key && $0.value == $1.value })
+    }
+
+    /// The rows the payments folder gives for `store`'s log, folded on two parts with at most `open` open payments a
+    /// part and cut into `ranges` ranges; `inspect` sees the build once folded.
+    static func folderRows(
+        _ store: EventStore, scratch: String, open: Int = 65_536, ranges: Int = 1, inspect: (LogOrderBuild<PaymentsProjection>) -> Void = { _ in }
+    ) throws -> [ViewRow] {
+        let build = LogOrderBuild(
+            PaymentsProjection(), snapshot: try store.lastPosition(), scratchDirectory: scratch, parts: 2, ranges: ranges,
+            sortMemory: 4_096, maximumOpen: open)
+        defer { build.close() }
+        #expect(build.partitions.allSatisfy { $0.folder is PaymentsFolder })
+        try build.foldBlocking(store.environment, store.databases) { _ in }
+        inspect(build)
+        let sorter = build.merged()
+        var merged: [ViewRow] = []
+        while case let rows = try sorter.nextBatch(500).viewRows, !rows.isEmpty { merged += rows }
+        return merged
+    }
+
+    @Test("a failure observed before the report line that paid keeps its observed time in the folder's row too")
+    func failureBeforeTheReportLine() async throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        let workflow = PaymentWorkflow(store: try PaymentWorkflow.openStore(at: dir.path + "/store"), actor: "t")
+        defer { workflow.store.close() }
+        let day = IngestOrderTests.paidThenGivenUp(callbackAt: "2026-11-21T09:01:30Z")
+        #expect(await workflow.ingest(lines: [day.request, day.report, day.fail]).rejected == 0)
+        let live = try Self.liveRows(workflow.store, PaymentsProjection())
+        let payment = try #require(try PaymentsProjection.payment("pay-4", in: workflow.store))
+        #expect(payment.failedBeforeSuccessAtMicroseconds != nil)
+        let merged = try Self.folderRows(workflow.store, scratch: dir.path + "/scratch")
         #expect(merged.count == live.count)
         #expect(zip(merged, live).allSatisfy { $0.database == $1.database && $0.key == $1.key && $0.value == $1.value })
     }
