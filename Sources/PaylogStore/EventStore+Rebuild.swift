@@ -4,11 +4,11 @@ extension EventStore {
     /// Takes the store to this process alone until ``close()``: the ``ViewsLock`` exclusive, so that no other process
     /// has the store open meanwhile (their opens wait, then fail with ``EventStoreError/viewsBusy(path:)``). For work
     /// that must not interleave with another process's appends, such as restoring an export into an empty store.
-    /// - Throws: ``EventStoreError/viewsInUse(operation:)`` (with `operation`) when another process has the store
-    ///   open; nothing is changed.
+    /// - Throws: ``EventStoreError/soleUseRefused(operation:)`` (with `operation`) when another process has the
+    ///   store open; nothing is changed.
     public func takeSoleUse(for operation: String) throws(EventStoreError) {
         guard let viewsLock else { throw .readOnlyStore(reason: "a store opened read-only cannot \(operation)") }
-        guard try viewsLock.tryLock(.exclusive) else { throw .viewsInUse(operation: operation) }
+        guard try viewsLock.tryLock(.exclusive) else { throw .soleUseRefused(operation: operation) }
     }
 
     /// Rebuilds every inline projection blue/green while this process goes on using the store: a new generation of

@@ -58,6 +58,9 @@ public enum EventStoreError: Error, Sendable, Equatable, CustomStringConvertible
     /// `operation` changes the views' generations, which needs the store to itself, and another process has it open.
     /// Nothing was changed.
     case viewsInUse(operation: String)
+    /// `operation` must not interleave with another process's appends (restoring an export writes the log from
+    /// position 1), and another process has the store open. Nothing was changed.
+    case soleUseRefused(operation: String)
     /// A row of the `view` view cannot be read or brought up to date (`reason`): the view is damaged, the log is not
     /// (a view is rebuilt from the log). Nothing was written.
     case viewDamaged(view: String, reason: String)
@@ -157,6 +160,11 @@ public enum EventStoreError: Error, Sendable, Equatable, CustomStringConvertible
             return "Cannot \(operation): another process has the store open (`paylog serve`, an ingest, a status "
                 + "query…), and replacing a view under it would leave it reading and writing a view that is gone. Nothing "
                 + "was changed; the views as they stand keep serving. Stop the other processes (`paylog serve` last), "
+                + "then run it again."
+        case .soleUseRefused(let operation):
+            return "Cannot \(operation): another process has the store open (`paylog serve`, an ingest, a status "
+                + "query…), and this needs the store to itself: an append the other process acknowledged meanwhile would "
+                + "land among the restored events. Nothing was changed. Stop the other processes (`paylog serve` last), "
                 + "then run it again."
         case .viewDamaged(let view, let reason):
             return "The \(view) view is damaged: \(reason). Nothing was written, and the log is not affected (`paylog "

@@ -27,19 +27,26 @@ struct ImportLogCommand: AsyncParsableCommand {
     /// Events per import transaction.
     static let batchSize = 2_000
 
+    /// Refuses a store that holds events: an export is restored into an empty store only.
+    static func requireEmpty(_ store: EventStore, at path: String) throws {
+        let held = try store.lastPosition()
+        guard held == 0 else {
+            throw CLIError("The store at \(path) already holds \(held) events; import-log restores an export into an empty store only.")
+        }
+    }
+
     func run() async throws {
         let path = storeOptions.resolvedPath
         ImportScratch.removeAbandoned(in: path)
         let store = try storeOptions.open()
         defer { store.close() }
+        // A store that holds events is refused for that, whether or not another process has it open.
+        try Self.requireEmpty(store, at: path)
         // The import writes positions from 1 on: an append by another process (a running `paylog serve`, a `paylog
         // request`) between the check below and the import would be acknowledged, then locked away behind the
         // unfinished-import marker. So the store is this process's alone until the import ends.
         try store.takeSoleUse(for: "import an export into \(path)")
-        let held = try store.lastPosition()
-        guard held == 0 else {
-            throw CLIError("The store at \(path) already holds \(held) events; import-log restores an export into an empty store only.")
-        }
+        try Self.requireEmpty(store, at: path)
         let scratch = ImportScratch(storeDirectory: path)
         try scratch.create()
         defer { scratch.remove() }

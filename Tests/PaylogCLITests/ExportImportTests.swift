@@ -221,7 +221,16 @@ struct ExportImportTests {
         #expect(refused.status == 1)
         #expect(refused.stderr.contains("Cannot import an export into \(target): another process has the store open"),
                 "\(refused.stderr)")
+        #expect(!refused.stderr.contains("view"), "the import replaces no view: \(refused.stderr)")
         #expect(!FileManager.default.fileExists(atPath: target + "/import-in-progress"))
+        // Into a served store that holds events, the reason is the events, which stopping the server would not mend.
+        let (source, _) = try ServeProcessTests.start(["serve", "--store", dir.path + "/source", "--port", "0"])
+        defer { if source.isRunning { source.terminate() } }
+        let held = try PaylogProcess.run(["import-log", dir.path + "/log.jsonl", "--store", dir.path + "/source"])
+        #expect(held.status == 1)
+        #expect(held.stderr.contains("already holds") && held.stderr.contains("into an empty store only"), "\(held.stderr)")
+        source.send(SIGTERM)
+        source.waitUntilExit()
         server.send(SIGTERM)
         server.waitUntilExit()
         let imported = try PaylogProcess.run(["import-log", dir.path + "/log.jsonl", "--store", target])
