@@ -16,11 +16,17 @@ public struct APIKeyStore: Sendable {
         self.database = database
     }
 
-    /// Adds a key named `name` with `scopes` and returns it: the only time its full text exists.
-    public func add(name: String, scopes: [APIKeyScope], now: Timestamp = .now()) throws(APIKeyError) -> IssuedAPIKey {
+    /// Checks that `name` may name a key: 1–64 ASCII letters, digits, `-`, `_` or `.`.
+    /// - Throws: ``APIKeyError/invalidName(_:)`` when it may not.
+    public static func checkName(_ name: String) throws(APIKeyError) {
         guard (1...64).contains(name.count),
             name.unicodeScalars.allSatisfy({ $0.isASCII && (CharacterSet.alphanumerics.contains($0) || "-_.".unicodeScalars.contains($0)) })
         else { throw .invalidName(name) }
+    }
+
+    /// Adds a key named `name` with `scopes` and returns it: the only time its full text exists.
+    public func add(name: String, scopes: [APIKeyScope], now: Timestamp = .now()) throws(APIKeyError) -> IssuedAPIKey {
+        try APIKeyStore.checkName(name)
         guard !scopes.isEmpty else { throw .noScopes }
         let id = APIKeyStore.randomHex(bytes: 8), secret = APIKeyStore.randomHex(bytes: 32)
         let record = APIKey(

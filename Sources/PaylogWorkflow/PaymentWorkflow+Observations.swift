@@ -174,6 +174,10 @@ extension PaymentWorkflow {
             owner = found
         }
         if provider == nil, let owner { provider = attemptProvider(of: url, for: owner, reading: reading, ahead: ahead) }
+        // The payment named is not recorded: that is the mistake to report (a mistyped id), not the URL's provider.
+        if provider == nil, let payment, owner == nil, (try? reading.payment(payment)) ?? nil == nil {
+            throw .rejected(.unknownPayment(payment))
+        }
         guard let provider else {
             throw .unreadable("the callback \(url) carries neither Square data, SumUp smp- parameters, a paylog_payment marker of a known payment nor the reference of a known iZettle request; pass \"provider\" or \"payment\"")
         }

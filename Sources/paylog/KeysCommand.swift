@@ -19,6 +19,16 @@ struct KeysCommand: ParsableCommand {
         @Option(help: "Comma-separated scopes: ingest, read, audit, admin.") var scopes: String
         @Flag(help: "Print {\"name\",\"key\",\"scopes\"} as JSON.") var json = false
 
+        /// A malformed name or scope list is a malformed option value (exit 64), checked before any store is opened.
+        func validate() throws {
+            do throws(APIKeyError) {
+                try APIKeyStore.checkName(name)
+                _ = try APIKeyScope.parseList(scopes)
+            } catch {
+                throw ValidationError(error.description)
+            }
+        }
+
         func run() throws {
             try KeysCommand.withKeys(storeOptions) { keys in
                 let issued = try keys.add(name: name, scopes: try APIKeyScope.parseList(scopes))

@@ -23,6 +23,16 @@ struct StatusCommand: ParsableCommand {
     static let jsonPage = 1_000
 
     func validate() throws {
+        // A filter beside a payment id would be ignored, and `status pay-1 --status failed` read as "pay-1 is failed".
+        if payment != nil {
+            let filters = [("--status", status), ("--provider", provider), ("--currency", currency), ("--day", day),
+                           ("--limit", limit.map(String.init))].filter { $0.1 != nil }.map(\.0)
+            if !filters.isEmpty {
+                throw ValidationError(
+                    "\(filters.joined(separator: ", ")) filter the list of payments; with a payment id, status shows that "
+                        + "payment whatever its status: drop the id to list, or the filters to show it.")
+            }
+        }
         // Either would list nothing and exit 0, as if the store held no such payment.
         if let limit, limit < 1 { throw ValidationError("--limit must be at least 1 (got \(limit)).") }
         if let currency, (try? CurrencyCode(currency.uppercased())) == nil {

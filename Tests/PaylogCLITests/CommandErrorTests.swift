@@ -27,6 +27,12 @@ struct CommandErrorTests {
             #expect(result.stderr.contains("No payment nobody is recorded in the store at \(dir.path)"), "\(result.stderr)")
             #expect(!result.stderr.contains("Record its request first"))
         }
+        // A mistyped id on a callback whose URL names no provider: the id is the mistake, not the URL.
+        let mistyped = try PaylogProcess.run(
+            ["callback", "pay-00O1", "--url", "myshop://paylog-callback?paylog_outcome=failure&errorCode=CancelledByUser"] + store)
+        #expect(mistyped.status == 1)
+        #expect(mistyped.stderr.contains("No payment pay-00O1 is recorded"), "\(mistyped.stderr)")
+        #expect(!mistyped.stderr.contains("neither Square data"), "\(mistyped.stderr)")
         for (arguments, mentions) in [
             (["analytics", "--from", "2026-99-99"], "--from \"2026-99-99\" is not a day"),
             (["analytics", "--to", "2026-11-21T00:00:00Z"], "--to \"2026-11-21T00:00:00Z\" is not a day"),
@@ -37,6 +43,11 @@ struct CommandErrorTests {
             (["fail", "pay-0001", "--reason", " "], "--reason must say why the payment failed"),
             (["log", "--limit", "0"], "--limit must be at least 1 (got 0)"),
             (["demo", "--payments", "1000000000000"], "--payments must be from 0 to 1000000"),
+            (["status", "pay-0001", "--status", "failed"], "--status filter the list of payments; with a payment id"),
+            (["status", "pay-0001", "--provider", "square", "--limit", "1"], "--provider, --limit filter the list"),
+            (["keys", "add", "--name", "t3", "--scopes", "bogus"], "'bogus' is not a scope"),
+            (["keys", "add", "--name", "t3", "--scopes", ""], "A key needs at least one scope"),
+            (["keys", "add", "--name", "two words", "--scopes", "read"], "'two words' is not a valid key name"),
         ] {
             let result = try PaylogProcess.run(arguments + store)
             #expect(result.status == 64, "\(arguments)")
