@@ -378,12 +378,27 @@ public final class EventStore: Sendable {
     func forEachRaw(
         from position: UInt64, limit: Int, _ body: (UInt64, UnsafeRawBufferPointer) throws -> Bool
     ) throws(EventStoreError) {
+        try reading { txn in try walkRaw(txn, from: position, limit: limit, body) }
+    }
+
+    /// ``forEachRaw(from:limit:_:)``, and the chain's head as the same read transaction sees it.
+    func forEachRawWithHead(
+        from position: UInt64, limit: Int, _ body: (UInt64, UnsafeRawBufferPointer) throws -> Bool
+    ) throws(EventStoreError) -> ChainHead {
         try reading { txn in
-            try txn.withCursor(databases.events) { cursor in
-                guard try cursor.move(.atOrAfter, key: StoreKeys.event(max(position, 1))) else { return }
-                _ = try cursor.forEachReadingAhead(limit: limit) { key, value in
-                    try body(try StoreKeys.position(ofEventKey: key), value)
-                }
+            try walkRaw(txn, from: position, limit: limit, body)
+            return try ChainHead.load(txn, databases)
+        }
+    }
+
+    /// The walk of ``forEachRaw(from:limit:_:)`` inside `txn`.
+    private func walkRaw(
+        _ txn: borrowing Transaction, from position: UInt64, limit: Int, _ body: (UInt64, UnsafeRawBufferPointer) throws -> Bool
+    ) throws {
+        try txn.withCursor(databases.events) { cursor in
+            guard try cursor.move(.atOrAfter, key: StoreKeys.event(max(position, 1))) else { return }
+            _ = try cursor.forEachReadingAhead(limit: limit) { key, value in
+                try body(try StoreKeys.position(ofEventKey: key), value)
             }
         }
     }
@@ -393,8 +408,13 @@ public final class EventStore: Sendable {
     /// Recomputes the hash chain from position 1, checking every record decodes, carries its own position,
     /// follows its predecessor without a gap, and hashes to the stored value; and that the chain ends at the
     /// stored head. `progress` gets (events checked, head position) after each page.
+    ///
+    /// Another process may append while it runs (a server, an ingest): each page is read in a read transaction of its
+    /// own, and the head compared with at the end is the one the last page's transaction saw, with the events it saw.
+    /// (The head read before the first page was compared with the events of later snapshots, so an append between
+    /// the two read as "events beyond the head": a broken chain reported on a sound store.)
     public func verifyChain(progress: ((UInt64, UInt64) -> Void)? = nil) throws(EventStoreError) -> ChainReport {
-        let head = try reading { txn in try ChainHead.load(txn, databases) }
+        var head = ChainHead.empty
         var previous = ChainDigest.genesis
         var expected: UInt64 = 1
         var checked: UInt64 = 0
@@ -403,7 +423,7 @@ public final class EventStore: Sendable {
         let pageSize = 50_000
         pages: while true {
             var count = 0
-            try forEachRaw(from: next, limit: pageSize) { position, value in
+            head = try forEachRawWithHead(from: next, limit: pageSize) { position, value in
                 count += 1
                 next = position + 1
                 if let problem = EventStore.chainProblem(

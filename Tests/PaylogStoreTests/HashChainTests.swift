@@ -81,6 +81,57 @@ struct HashChainTests {
         b.close()
     }
 
+    @Test("a verification while another writer appends across its pages never reads the appends as a broken chain")
+    func verifyBesideAppends() async throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        let store = try EventStore(path: dir.path)
+        defer { store.close() }
+        // Over one page of the verification (50,000 events), so that its pages are read in several transactions.
+        for batch in 0..<60 {
+            let events = (0..<1_000).map { StoreFixtures.event("T", "event \(batch).\($0)") }
+            _ = try await store.append(events, to: "stream-\(batch)")
+        }
+        let appending = Task {
+            var appended = 0
+            while !Task.isCancelled {
+                _ = try await store.append((0..<50).map { StoreFixtures.event("T", "late \(appended).\($0)") }, to: "late-\(appended)")
+                appended += 1
+            }
+            return appended
+        }
+        var reports: [ChainReport] = []
+        for _ in 0..<8 { reports.append(try store.verifyChain()) }
+        appending.cancel()
+        let appended = try await appending.value
+        #expect(appended > 0)
+        #expect(reports.allSatisfy { $0.isIntact }, "\(reports.compactMap(\.problem))")
+        // And the verification after the appends, alone, sees every one of them.
+        let last = try store.verifyChain()
+        #expect(last.isIntact && last.eventsChecked == 60_000 + UInt64(appended) * 50)
+    }
+
+    @Test("a head rolled back behind the last events is detected")
+    func headRolledBack() async throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        try await populate(dir.path)
+        let env = try Environment(path: dir.path)
+        let meta = try env.openDatabase("meta", create: false)
+        try env.write { txn in
+            var head = try #require(try txn.value(for: Array("head".utf8), in: meta))
+            // The position, big-endian in the first 8 bytes: 10 → 7 (the hash left as it was).
+            head[7] = 7
+            try txn.put(head, for: Array("head".utf8), in: meta)
+        }
+        env.close()
+        let store = try EventStore(path: dir.path)
+        defer { store.close() }
+        let report = try store.verifyChain()
+        #expect(!report.isIntact)
+        #expect(report.problem?.contains("head says 7") == true, "\(report.problem ?? "")")
+    }
+
     @Test("two swapped events are detected")
     func reordering() async throws {
         let dir = TemporaryDirectory()
