@@ -75,6 +75,16 @@ struct ExportCommand: ParsableCommand {
             throw CLIError("The export to \(output ?? "standard output") failed: \(Self.reason(error)); what was written "
                 + "is incomplete.")
         }
+        // The export copies the log as stored, damage included (what a forensic review needs), so that it passes for
+        // evidence only when the store's chain verifies: else exit 3, as `paylog verify`, naming where it breaks.
+        let chain = try store.verifyChain()
+        if !chain.isIntact {
+            FileHandle.standardError.write(Data((
+                "Error: the store's chain is broken at position \(chain.firstBrokenPosition!): \(chain.problem ?? ""). The "
+                    + "export holds the log as stored, damage included, and `paylog import-log` will refuse it; run `paylog "
+                    + "verify` on the store, and restore from a backup that verifies.\n").utf8))
+            throw ExitCode(3)
+        }
     }
 
     /// Events encoded and written at a time.

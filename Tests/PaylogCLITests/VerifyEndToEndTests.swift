@@ -5,7 +5,7 @@ import Testing
 
 @Suite("verify, end to end")
 struct VerifyEndToEndTests {
-    @Test("paylog verify finds one flipped byte in the stored log: exit 3 and the position")
+    @Test("paylog verify finds one flipped byte in the stored log: exit 3 and the position; export exits 3 too")
     func tamperedByte() throws {
         let dir = TemporaryDirectory()
         defer { dir.remove() }
@@ -31,5 +31,15 @@ struct VerifyEndToEndTests {
         #expect(report["chain_ok"] as? Bool == false)
         #expect(report["first_broken_position"] as? Int == 17)
         #expect(report["events_checked"] as? Int == 16)
+
+        // An export of the damaged store writes every event as stored, but exits 3 naming the break, as verify does.
+        let exported = try PaylogProcess.run(["export", "-o", dir.path + "-export.jsonl"] + store)
+        defer { try? FileManager.default.removeItem(atPath: dir.path + "-export.jsonl") }
+        #expect(exported.status == 3)
+        #expect(exported.stderr.contains("the store's chain is broken at position 17"), "\(exported.stderr)")
+        let lines = try String(contentsOfFile: dir.path + "-export.jsonl", encoding: .utf8).split(separator: "\n")
+        #expect(lines.count == report["last_position"] as? Int)
+        let toStandardOutput = try PaylogProcess.run(["export"] + store)
+        #expect(toStandardOutput.status == 3 && toStandardOutput.stdout.split(separator: "\n").count == lines.count)
     }
 }
