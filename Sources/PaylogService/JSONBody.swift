@@ -62,7 +62,7 @@ struct JSONBody {
     func observedAt() throws(ServiceError) -> Timestamp {
         guard let text = try string("at") else { return .now() }
         guard let time = Timestamp(rfc3339: text) else {
-            if let advice = Timestamp.leapSecondAdvice(text) { throw .invalidField("at", advice) }
+            if let advice = Timestamp.refusalAdvice(text) { throw .invalidField("at", advice) }
             throw .invalidField("at", "must be an RFC 3339 time like 2026-11-22T09:15:02Z")
         }
         return time

@@ -73,7 +73,7 @@ extension PaylogService {
         var cutoff = HistoryCutoff.all
         if let at = query["at"].map(String.init) {
             guard let value = HistoryCutoff(argument: at) else {
-                if let advice = Timestamp.leapSecondAdvice(at) { throw ServiceError.invalidParameter("at", advice) }
+                if let advice = Timestamp.refusalAdvice(at) { throw ServiceError.invalidParameter("at", advice) }
                 throw ServiceError.invalidParameter("at", "must be a stream version (e.g. 2) or an RFC 3339 time")
             }
             cutoff = value
@@ -218,7 +218,7 @@ extension PaylogService {
         guard let text else { return nil }
         if let time = Timestamp(rfc3339: text) { return time }
         if let day = Timestamp(rfc3339: text + "T00:00:00Z") { return day }
-        if let advice = Timestamp.leapSecondAdvice(text) { throw .invalidParameter(name, advice) }
+        if let advice = Timestamp.refusalAdvice(text) { throw .invalidParameter(name, advice) }
         throw .invalidParameter(name, "must be an RFC 3339 time or a date like 2026-11-21")
     }
 

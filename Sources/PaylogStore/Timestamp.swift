@@ -64,6 +64,16 @@ public struct Timestamp: Sendable, Hashable, Comparable, Codable, CustomStringCo
     /// ``init(rfc3339:)`` accepts and ``rfc3339`` writes with a four-digit year.
     public var isRecordable: Bool { (Self.earliestRecordable...Self.latestRecordable).contains(self) }
 
+    /// What to tell someone whose time `text` was refused, when the reason is one people meet: a leap second
+    /// (``leapSecondAdvice(_:)``), or a date and time without the offset RFC 3339 requires (`2026-11-21T09:40:30`,
+    /// which could be any time zone's). Nil for anything else, which the caller's general message covers.
+    public static func refusalAdvice(_ text: String) -> String? {
+        if let leap = leapSecondAdvice(text) { return leap }
+        guard Timestamp(rfc3339: text + "Z") != nil else { return nil }
+        return "it has no offset, and a time without one could be any time zone's: add Z for UTC (\(text)Z) or the "
+            + "offset it was taken in (\(text)+01:00)"
+    }
+
     /// What to tell someone whose time `text` was refused for its leap second (`…:60`, with or without a fraction),
     /// or nil when it has none: paylog keeps Unix time to the microsecond, which has no second 60.
     public static func leapSecondAdvice(_ text: String) -> String? {

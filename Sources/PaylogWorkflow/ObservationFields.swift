@@ -54,7 +54,7 @@ final class ObservationFields {
     func at() throws(ObservationError) -> Timestamp {
         let text = try required("at")
         guard let time = Timestamp(rfc3339: text) else {
-            if let advice = Timestamp.leapSecondAdvice(text) {
+            if let advice = Timestamp.refusalAdvice(text) {
                 throw .invalidField("at", reason: "\(text.debugDescription) cannot be recorded: \(advice)")
             }
             throw .invalidField("at", reason: "is not an RFC 3339 time like 2026-11-22T09:15:02Z (got \(text.debugDescription))")

@@ -16,8 +16,8 @@ struct ExpireCommand: AsyncParsableCommand {
         var when = Timestamp.now()
         if let now {
             guard let parsed = Timestamp(rfc3339: now) else {
-                if let advice = Timestamp.leapSecondAdvice(now) { throw ValidationError("--now \(now): \(advice).") }
-                throw ValidationError("--now \(now) is not an RFC 3339 time.")
+                if let advice = Timestamp.refusalAdvice(now) { throw ValidationError("--now \(now): \(advice).") }
+                throw ValidationError("--now \(now) is not an RFC 3339 time like 2026-11-22T09:15:02Z.")
             }
             when = parsed
         }

@@ -16,7 +16,7 @@ struct ObservedAt: ParsableArguments {
     func timestamp() throws -> Timestamp {
         guard let at else { return .now() }
         guard let time = Timestamp(rfc3339: at) else {
-            if let advice = Timestamp.leapSecondAdvice(at) { throw ValidationError("--at \(at) cannot be recorded: \(advice).") }
+            if let advice = Timestamp.refusalAdvice(at) { throw ValidationError("--at \(at) cannot be recorded: \(advice).") }
             throw ValidationError("--at \(at) is not an RFC 3339 time like 2026-11-22T09:15:02Z.")
         }
         return time

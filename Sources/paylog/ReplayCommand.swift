@@ -45,9 +45,9 @@ struct ReplayCommand: AsyncParsableCommand {
         var cutoff = HistoryCutoff.all
         if let at {
             guard let parsed = HistoryCutoff(argument: at) else {
-                if let advice = Timestamp.leapSecondAdvice(at) { throw ValidationError("--at \(at): \(advice).") }
+                if let advice = Timestamp.refusalAdvice(at) { throw ValidationError("--at \(at): \(advice).") }
                 throw ValidationError(
-                    "--at must be a version number (a whole number from 0 to \(UInt64.max)) or an RFC 3339 time (got \(at)).")
+                    "--at must be a version number (a whole number from 0 to \(UInt64.max)) or an RFC 3339 time like 2026-11-21T09:40:30Z (got \(at)).")
             }
             cutoff = parsed
         }

@@ -40,6 +40,8 @@ struct CommandErrorTests {
             (["switch", "pay-0001", "--at", "2016-12-31T23:59:60Z"], "second 60 (a leap second)"),
             (["expire", "--now", "2016-12-31T23:59:60Z"], "second 60 (a leap second)"),
             (["replay", "--payment", "pay-0001", "--at", "2016-12-31T23:59:60.5Z"], "second 60 (a leap second)"),
+            (["replay", "--payment", "pay-0001", "--at", "2026-11-21T09:40:30"], "it has no offset"),
+            (["expire", "--now", "tomorrow"], "--now tomorrow is not an RFC 3339 time like 2026-11-22T09:15:02Z"),
             (["fail", "pay-0001", "--reason", " "], "--reason must say why the payment failed"),
             (["log", "--limit", "0"], "--limit must be at least 1 (got 0)"),
             (["demo", "--payments", "1000000000000"], "--payments must be from 0 to 1000000"),

@@ -35,6 +35,18 @@ struct TimestampTests {
         #expect(Timestamp(rfc3339: "2016-12-31T23:59:59.999999Z")?.rfc3339 == "2016-12-31T23:59:59.999999Z")
     }
 
+    @Test("a time without its offset is refused with advice naming the missing offset; other refusals get none")
+    func missingOffset() {
+        #expect(Timestamp(rfc3339: "2026-11-21T09:40:30") == nil)
+        let advice = Timestamp.refusalAdvice("2026-11-21T09:40:30")
+        #expect(advice?.contains("no offset") == true && advice?.contains("2026-11-21T09:40:30Z") == true, "\(advice ?? "")")
+        #expect(Timestamp.refusalAdvice("2026-11-21T09:40:30.25")?.contains("no offset") == true)
+        #expect(Timestamp.refusalAdvice("2016-12-31T23:59:60Z")?.contains("leap second") == true)
+        for other in ["yesterday", "2026-11-21", "2026-11-21T25:00:00", "2026-11-21T09:40:30Q", ""] {
+            #expect(Timestamp.refusalAdvice(other) == nil, "\(other)")
+        }
+    }
+
     @Test("every Int64 of microseconds prints without trapping")
     func extremes() {
         // `microseconds - 999_999` trapped near Int64.min: a log holding such a time (imported) crashed every reader.
