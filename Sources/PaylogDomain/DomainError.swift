@@ -21,7 +21,7 @@ public enum DomainError: Error, Sendable, Hashable, CustomStringConvertible {
                 + "use three uppercase letters A–Z such as \"EUR\""
         case .invalidDecimalAmount(let text):
             return "amount \(text.debugDescription) is not a plain decimal number; "
-                + "use digits with an optional leading '-' and an optional '.' fraction, e.g. \"12.50\""
+                + "use digits with an optional '.' fraction, e.g. \"12.50\""
         case .tooManyFractionDigits(let text, let currency):
             return "amount \(text.debugDescription) has more than \(currency.minorUnitExponent) significant "
                 + "fraction digit(s), the minor-unit exponent of \(currency.code); round it to whole minor units"

@@ -113,11 +113,20 @@ struct JSONParser {
 
     private mutating func literal(_ word: StaticString) throws(Failure) {
         let count = word.utf8CodeUnitCount
-        guard index + count <= bytes.count else { throw failure("the text ends inside \(word)") }
-        for offset in 0..<count where bytes[index + offset] != word.utf8Start[offset] {
-            throw failure("expected \(word)")
+        var matched = 0
+        while matched < count, index + matched < bytes.count, bytes[index + matched] == word.utf8Start[matched] { matched += 1 }
+        if matched == count {
+            index += count
+            return
         }
-        index += count
+        guard index + matched < bytes.count else { throw failure("the text ends inside \(word)") }
+        // A line of CSV or plain text (`name,amount`) starts like `null`: say what is there, not what was hoped for.
+        let bare = bytes[index...].prefix { byte in
+            (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte | 0x20) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
+                || byte == UInt8(ascii: "_")
+        }.prefix(24)
+        throw failure("the bare word \"\(String(decoding: bare, as: UTF8.self))\" where a value should be (JSON text is in "
+            + "double quotes; the only bare words are true, false and null)")
     }
 
     private mutating func nest() throws(Failure) {

@@ -66,7 +66,7 @@ struct StoreOptions: ParsableArguments {
     /// What to do when a reading command finds no store.
     private static let storeHint =
         "Pass the store's directory with --store DIR or $PAYLOG_STORE (default ./paylog-data); only the commands "
-        + "that record (demo, ingest, request, switch, callback, fail, import-log, serve, keys) create a store."
+        + "that record (demo, ingest, request, switch, callback, fail, import-log, serve, keys add) create a store."
 
     /// The environment variable that sets the store's mapped-memory budget in MiB; 0 turns the budget off.
     static let mappedMemoryVariable = "PAYLOG_MAPPED_MEMORY_MIB"

@@ -191,6 +191,24 @@ struct JSONParserTests {
         #expect(try JSONValue.parseObject(fine, numbers: .exact, duplicateKeys: .lastWins).count == 1)
     }
 
+    @Test("a bare word is named as found (a CSV line reads as what it is), and a literal cut short as cut short")
+    func bareWords() throws {
+        for (text, reason) in [
+            ("name,amount", "the bare word \"name\" where a value should be"),
+            ("tx_1,12.50", "the bare word \"tx_1\" where a value should be"),
+            (#"{"a": nope}"#, "the bare word \"nope\" where a value should be"),
+            (#"{"a": FALSE}"#, "a value cannot start with"),
+            (#"{"a": nu"#, "the text ends inside null"),
+        ] {
+            #expect {
+                try JSONValue.parseObject(text, numbers: .exact, duplicateKeys: .lastWins)
+            } throws: { error in
+                (error as? JSONValue.ParseError)?.reason.contains(reason) ?? false
+            }
+        }
+        #expect(try JSONValue.parseObject(#"{"a": null, "b": true, "c": false}"#, numbers: .exact, duplicateKeys: .lastWins).count == 3)
+    }
+
     @Test("a trailing comma in an object or an array is allowed, as Foundation's readers allow it")
     func trailingComma() throws {
         let text = "{\"a\":[1,2,],\"b\":{\"c\":true,},}"
