@@ -17,16 +17,19 @@ extension EventStore {
 
     /// How many positions the stream index holds in all: one per event of an intact log.
     public func streamIndexEntryCount() throws(EventStoreError) -> UInt64 {
-        try reading { txn in
-            var total: UInt64 = 0
-            try txn.withCursor(databases.versions) { cursor in
-                var found = try cursor.move(.first)
-                while found {
-                    total += UInt64(cursor.withCurrent { _, value in value.count / 8 })
-                    found = try cursor.move(.next)
-                }
+        try reading { txn in try streamIndexEntryCount(in: txn) }
+    }
+
+    /// ``streamIndexEntryCount()`` as `txn` sees the index.
+    func streamIndexEntryCount(in txn: borrowing Transaction) throws -> UInt64 {
+        var total: UInt64 = 0
+        try txn.withCursor(databases.versions) { cursor in
+            var found = try cursor.move(.first)
+            while found {
+                total += UInt64(cursor.withCurrent { _, value in value.count / 8 })
+                found = try cursor.move(.next)
             }
-            return total
         }
+        return total
     }
 }

@@ -7,13 +7,24 @@ import LMDBKit
 ///
 /// The scratch environment is opened without fsync (it is rebuildable and thrown away), views are written in
 /// large transactions, and the log is read in pages, so memory stays flat however long the log is.
+///
+/// Another process may append meanwhile (`paylog replay` beside a server): the live views, the tag index and the
+/// stream index are read in one read transaction, and the rebuild folds exactly the events up to the head that
+/// transaction saw, so both sides stand at the same position. (Read apart, the appends between the rebuild's last
+/// page and the live views read as payments "missing in rebuild": drift reported on a sound store.)
 public struct ProjectionRebuild: Sendable {
-    /// Events applied.
+    /// Events applied: every event up to ``position``.
     public var events: UInt64
+    /// The head the comparison stands at: the last position folded, and the position the live views were read at.
+    public var position: UInt64
     /// Differences between the rebuilt and the live views, at most `differenceLimit`.
     public var differences: [ViewDifference]
     /// How many differences there were in all.
     public var differenceCount: Int
+    /// The rows of each live view database at ``position``, by name.
+    public var liveRowCounts: [String: Int]
+    /// How many positions the stream index held at ``position`` (``EventStore/streamIndexEntryCount()``).
+    public var streamIndexEntries: UInt64
 
     /// Rebuilds every inline projection of `store` into a fresh scratch directory, compares, removes it.
     ///
@@ -37,40 +48,55 @@ public struct ProjectionRebuild: Sendable {
         for name in names { byName[name] = try scratch.openDatabase(name) }
         let tags = try scratch.openDatabase(StoreDatabases.tagsName)
         let scratchDatabases = ProjectionDatabases(byName: byName)
-        let total = try store.lastPosition()
+        var total = try store.lastPosition()
         var applied: UInt64 = 0
         var next: UInt64 = 1
         let pageSize = 20_000
-        while true {
-            let page = try store.read(from: next, limit: pageSize)
-            if page.isEmpty { break }
-            try scratch.write { txn in
-                for projection in projections { try projection.apply(page, in: txn, databases: scratchDatabases) }
-                for event in page {
-                    guard let declared = event.tags else { continue }
-                    let target = TaggedEvent(streamID: event.streamID, position: event.position).encoded
-                    for tag in declared { try txn.put(target, for: Array(tag.utf8), in: tags) }
+        /// Folds the events from `next` on, through `last` (nil: to the end of the log as the pages find it).
+        func fold(through last: UInt64?) throws {
+            while last.map({ next <= $0 }) ?? true {
+                let limit = last.map { Int(min(UInt64(pageSize), $0 - next + 1)) } ?? pageSize
+                let page = try store.read(from: next, limit: limit)
+                if page.isEmpty { break }
+                try scratch.write { txn in
+                    for projection in projections { try projection.apply(page, in: txn, databases: scratchDatabases) }
+                    for event in page {
+                        guard let declared = event.tags else { continue }
+                        let target = TaggedEvent(streamID: event.streamID, position: event.position).encoded
+                        for tag in declared { try txn.put(target, for: Array(tag.utf8), in: tags) }
+                    }
                 }
+                for event in page { try eachEvent(event) }
+                applied += UInt64(page.count)
+                next = page.last!.position + 1
+                progress(applied, max(total, applied))
+                if page.count < limit { break }
             }
-            for event in page { try eachEvent(event) }
-            applied += UInt64(page.count)
-            next = page.last!.position + 1
-            progress(applied, total)
-            if page.count < pageSize { break }
         }
+        try fold(through: nil)
+        // What the comparison reads, in one snapshot; then the events appended since the pages ended, up to its head.
+        let live = try store.readViews { txn, databases in
+            (head: try ChainHead.load(txn, store.databases).position,
+             views: try names.map { try entries(txn, databases[$0]) },
+             tags: try entries(txn, store.databases.tags),
+             streamIndexEntries: try store.streamIndexEntryCount(in: txn))
+        }
+        total = max(total, live.head)
+        try fold(through: live.head)
         var differences: [ViewDifference] = []
         var count = 0
         func report(_ difference: ViewDifference) {
             count += 1
             if differences.count < differenceLimit { differences.append(difference) }
         }
-        for name in names {
-            let live = try store.readViews { txn, databases in try entries(txn, databases[name]) }
-            try compare(name, live: live, scratch: scratch, scratchDatabase: byName[name]!, report: report)
+        for (name, rows) in zip(names, live.views) {
+            try compare(name, live: rows, scratch: scratch, scratchDatabase: byName[name]!, report: report)
         }
-        let liveTags = try store.reading { txn in try entries(txn, store.databases.tags) }
-        try compare(StoreDatabases.tagsName, live: liveTags, scratch: scratch, scratchDatabase: tags, report: report)
-        return ProjectionRebuild(events: applied, differences: differences, differenceCount: count)
+        try compare(StoreDatabases.tagsName, live: live.tags, scratch: scratch, scratchDatabase: tags, report: report)
+        return ProjectionRebuild(
+            events: applied, position: next - 1, differences: differences, differenceCount: count,
+            liveRowCounts: Dictionary(uniqueKeysWithValues: zip(names, live.views.map(\.count))),
+            streamIndexEntries: live.streamIndexEntries)
     }
 
     /// Walks the live entries and the rebuilt database in key order and reports every key whose value differs or

@@ -33,14 +33,15 @@ public enum LogReplay {
                 }
                 findings.append(contentsOf: judge.judge(event, decoded: decoded).findings)
             }, progress: progress)
-            let entries = try store.streamIndexEntryCount()
+            // Counted in the snapshot the views were compared in, at the position the rebuild reached.
+            let entries = rebuild.streamIndexEntries
             if entries != rebuild.events {
                 logDifferences.append(ViewDifference(
                     database: "versions", key: "all streams",
                     kind: "holds \(entries) positions for \(rebuild.events) events"))
             }
             return ReplayReport(
-                events: rebuild.events, payments: payments, differences: Array((logDifferences + rebuild.differences).prefix(100)),
+                events: rebuild.events, payments: rebuild.liveRowCounts["payments"] ?? payments, differences: Array((logDifferences + rebuild.differences).prefix(100)),
                 differenceCount: logDifferences.count + rebuild.differenceCount, chain: chain, findings: findings,
                 rebuildError: nil)
         } catch {

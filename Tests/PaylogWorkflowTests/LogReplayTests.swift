@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import LMDBKit
 import PaylogStore
 import PaylogWorkflow
@@ -20,6 +21,41 @@ struct LogReplayTests {
         let db = try env.openDatabase(database, create: false)
         try env.write { txn in try change(txn, db) }
         env.close()
+    }
+
+    @Test("a replay beside a writer that keeps appending compares the views at one position: no drift, chain intact")
+    func besideAppends() async throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        try await populated(dir.path, payments: 200)
+        let workflow = PaymentWorkflow(store: try PaymentWorkflow.openStore(at: dir.path), actor: "t")
+        defer { workflow.store.close() }
+        // The replays on a thread of their own, the appends here: neither waits for the other's turn on the pool.
+        let finished = Mutex<Result<[ReplayReport], any Error>?>(nil)
+        let store = workflow.store
+        Thread {
+            let result = Result { try (0..<6).map { _ in try LogReplay.run(store) } }
+            finished.withLock { $0 = result }
+        }.start()
+        var recorded = 0
+        while finished.withLock({ $0 == nil }) {
+            let url = "sumupmerchant://pay/1.0?affiliate-key=k&app-id=com.shop&total=1.00&currency=EUR&title=T"
+                + "&foreign-tx-id=late-\(recorded)&callbacksuccess=myshop%3A%2F%2Fok&callbackfail=myshop%3A%2F%2Ffail"
+            _ = try await workflow.record(.request(
+                payment: "late-\(recorded)", at: Timestamp(microseconds: 1_800_000_000_000_000), url: url, appVersion: "1.88.0"))
+            recorded += 1
+        }
+        let reports = try #require(finished.withLock { $0 }).get()
+        #expect(recorded > 0)
+        for report in reports {
+            #expect(report.projectionsMatch, "\(report.differences.prefix(3))")
+            #expect(report.chain.isIntact, "\(report.chain.problem ?? "")")
+        }
+        // Each compared the views as they stood at the position it folded to: so many payments, no more.
+        #expect(reports.allSatisfy { $0.payments >= 200 && $0.payments <= 200 + recorded })
+        let after = try LogReplay.run(workflow.store)
+        let head = try workflow.store.lastPosition()
+        #expect(after.projectionsMatch && after.events == head && after.payments == 200 + recorded)
     }
 
     @Test("a healthy log: views match, chain intact, the planted violation is the only error finding")
