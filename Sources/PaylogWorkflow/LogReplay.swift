@@ -9,7 +9,7 @@ public enum LogReplay {
     /// Runs the replay over `store`. `progress` gets (events done, events in the log) now and then.
     public static func run(_ store: EventStore, progress: (UInt64, UInt64) -> Void = { _, _ in }) throws -> ReplayReport {
         var judge = EvidenceJudge()
-        var findings: [Finding] = []
+        var findings = FindingTally()
         // Where the store's own indexes (`tag-index`, `versions`) disagree with the log, found while replaying it.
         var logDifferences: [ViewDifference] = []
         let chain = try store.verifyChain()
@@ -31,7 +31,7 @@ public enum LogReplay {
                         kind: indexed.map { "gives position \($0) where the event is at \(event.position)" }
                             ?? "has no entry for the event at position \(event.position)"))
                 }
-                findings.append(contentsOf: judge.judge(event, decoded: decoded).findings)
+                findings.add(contentsOf: judge.judge(event, decoded: decoded).findings)
             }, progress: progress)
             // Counted in the snapshot the views were compared in, at the position the rebuild reached.
             let entries = rebuild.streamIndexEntries

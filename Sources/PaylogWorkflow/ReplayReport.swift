@@ -14,8 +14,8 @@ public struct ReplayReport: Sendable {
     public var differenceCount: Int
     /// The hash-chain check.
     public var chain: ChainReport
-    /// Every finding, in log order.
-    public var findings: [Finding]
+    /// Every finding counted, and the first ``FindingTally/listLimit`` kept whole (``FindingTally``).
+    public var findings: FindingTally
     /// Why the views could not be rebuilt at all (an event today's code cannot read), if so.
     public var rebuildError: String?
 
@@ -27,7 +27,7 @@ public struct ReplayReport: Sendable {
     public var exitStatus: Int32 {
         if !chain.isIntact { return 3 }
         if !projectionsMatch { return 4 }
-        if findings.contains(where: { $0.severity == .error }) { return 5 }
+        if findings.count(.error) > 0 { return 5 }
         return 0
     }
 }

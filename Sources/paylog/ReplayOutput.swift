@@ -9,7 +9,12 @@ enum ReplayOutput {
         if json {
             var object: [String: Any] = [
                 "events": report.events, "payments": report.payments, "projections_match": report.projectionsMatch,
-                "chain_ok": report.chain.isIntact, "findings": report.findings.map(FindingJSON.object),
+                "chain_ok": report.chain.isIntact, "findings": report.findings.listed.map(FindingJSON.object),
+                "finding_count": report.findings.total,
+                "findings_by_rule": report.findings.byRule.map { tally in
+                    ["rule": tally.first.rule, "severity": tally.first.severity.rawValue, "basis": tally.first.basis.rawValue,
+                     "count": tally.count] as [String: Any]
+                },
                 "exit_status": report.exitStatus,
             ]
             if let rebuildError = report.rebuildError { object["rebuild_error"] = rebuildError }
@@ -34,12 +39,11 @@ enum ReplayOutput {
             Swift.print("views: \(report.differenceCount) difference(s) between the rebuilt and the live views (projection drift):")
             for difference in report.differences.prefix(20) { Swift.print("  \(difference.database) \(difference.key): \(difference.kind)") }
         }
-        let counts = Dictionary(grouping: report.findings, by: \.severity).mapValues(\.count)
-        Swift.print("findings: \(counts[.error] ?? 0) error(s), \(counts[.warning] ?? 0) warning(s), \(counts[.info] ?? 0) info")
-        let byRule = Dictionary(grouping: report.findings.filter { $0.severity != .info }, by: \.rule)
-        for (rule, findings) in byRule.sorted(by: { $0.key < $1.key }) {
-            let first = findings[0]
-            Swift.print("  [\(first.severity.rawValue)] \(first.basis.mark) \(rule) ×\(findings.count) — e.g. \(first.payment) #\(first.position): \(TerminalText.escaped(first.message))")
+        let findings = report.findings
+        Swift.print("findings: \(findings.count(.error)) error(s), \(findings.count(.warning)) warning(s), \(findings.count(.info)) info")
+        for tally in findings.byRule where tally.first.severity != .info {
+            let first = tally.first
+            Swift.print("  [\(first.severity.rawValue)] \(first.basis.mark) \(first.rule) ×\(tally.count) — e.g. \(first.payment) #\(first.position): \(TerminalText.escaped(first.message))")
         }
     }
 }

@@ -199,7 +199,7 @@ struct AttemptIngestTests {
             #expect(audit.count == 1, "\(audit)")
             #expect(audit.first?.message.contains("an earlier attempt of this payment") == true, "\(audit)")
             #expect(audit.first?.basis == .confirmed && audit.first?.severity == .warning)
-            let replay = try LogReplay.run(workflow.store).findings.filter { $0.rule == "evidence.reference-reused" }
+            let replay = try LogReplay.run(workflow.store).findings.listed.filter { $0.rule == "evidence.reference-reused" }
             #expect(replay.map(\.payment).sorted() == ["p1", "p2"], "\(replay)")
             #expect(replay.first { $0.payment == "p2" }?.message.contains("payment p1's request") == true, "\(replay)")
         }

@@ -74,7 +74,7 @@ struct LogReplayTests {
         #expect(report.projectionsMatch && report.chain.isIntact)
         #expect(report.events == (try store.lastPosition()))
         #expect(report.payments == 30)
-        #expect(report.findings.filter { $0.severity == .error }.map(\.payment) == ["pay-0012"])
+        #expect(report.findings.listed.filter { $0.severity == .error }.map(\.payment) == ["pay-0012"])
         #expect(report.exitStatus == 5)
     }
 
