@@ -351,6 +351,18 @@ public final class EventStore: Sendable {
         return events
     }
 
+    /// Up to `limit` events from `position` on, as `txn` sees the log (a caller comparing the log with what else that
+    /// snapshot holds).
+    func read(from position: UInt64, limit: Int, in txn: borrowing Transaction) throws -> [RecordedEvent] {
+        var events: [RecordedEvent] = []
+        var names = InternedNames()
+        try walkRaw(txn, from: position, limit: limit) { position, value in
+            events.append(try RecordCodec.decode(value, position: position, dictionaries: databases.payloads, names: &names))
+            return true
+        }
+        return events
+    }
+
     /// Calls `body` with every event from global position `from` on, in order, reading `pageSize` events per
     /// read transaction so the whole log is never held in memory. `body` returns false to stop.
     public func forEach(

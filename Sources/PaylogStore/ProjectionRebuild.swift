@@ -52,20 +52,25 @@ public struct ProjectionRebuild: Sendable {
         var applied: UInt64 = 0
         var next: UInt64 = 1
         let pageSize = 20_000
+        /// Applies `events` to the scratch views and tag index, in one write transaction.
+        func apply(_ events: [RecordedEvent]) throws {
+            guard !events.isEmpty else { return }
+            try scratch.write { txn in
+                for projection in projections { try projection.apply(events, in: txn, databases: scratchDatabases) }
+                for event in events {
+                    guard let declared = event.tags else { continue }
+                    let target = TaggedEvent(streamID: event.streamID, position: event.position).encoded
+                    for tag in declared { try txn.put(target, for: Array(tag.utf8), in: tags) }
+                }
+            }
+        }
         /// Folds the events from `next` on, through `last` (nil: to the end of the log as the pages find it).
         func fold(through last: UInt64?) throws {
             while last.map({ next <= $0 }) ?? true {
                 let limit = last.map { Int(min(UInt64(pageSize), $0 - next + 1)) } ?? pageSize
                 let page = try store.read(from: next, limit: limit)
                 if page.isEmpty { break }
-                try scratch.write { txn in
-                    for projection in projections { try projection.apply(page, in: txn, databases: scratchDatabases) }
-                    for event in page {
-                        guard let declared = event.tags else { continue }
-                        let target = TaggedEvent(streamID: event.streamID, position: event.position).encoded
-                        for tag in declared { try txn.put(target, for: Array(tag.utf8), in: tags) }
-                    }
-                }
+                try apply(page)
                 for event in page { try eachEvent(event) }
                 applied += UInt64(page.count)
                 next = page.last!.position + 1
@@ -74,68 +79,87 @@ public struct ProjectionRebuild: Sendable {
             }
         }
         try fold(through: nil)
-        // What the comparison reads, in one snapshot; then the events appended since the pages ended, up to its head.
-        let live = try store.readViews { txn, databases in
-            (head: try ChainHead.load(txn, store.databases).position,
-             views: try names.map { try entries(txn, databases[$0]) },
-             tags: try entries(txn, store.databases.tags),
-             streamIndexEntries: try store.streamIndexEntryCount(in: txn))
-        }
-        total = max(total, live.head)
-        try fold(through: live.head)
+        // The comparison reads the live side in one snapshot, and the rebuild must stand at that snapshot's head: the
+        // events appended since the pages ended are read in it too and folded before comparing. When more than a page
+        // came meanwhile (a fast ingest beside the replay), they are folded outside it first, and a new snapshot taken.
         var differences: [ViewDifference] = []
         var count = 0
         func report(_ difference: ViewDifference) {
             count += 1
             if differences.count < differenceLimit { differences.append(difference) }
         }
-        for (name, rows) in zip(names, live.views) {
-            try compare(name, live: rows, scratch: scratch, scratchDatabase: byName[name]!, report: report)
-        }
-        try compare(StoreDatabases.tagsName, live: live.tags, scratch: scratch, scratchDatabase: tags, report: report)
-        return ProjectionRebuild(
-            events: applied, position: next - 1, differences: differences, differenceCount: count,
-            liveRowCounts: Dictionary(uniqueKeysWithValues: zip(names, live.views.map(\.count))),
-            streamIndexEntries: live.streamIndexEntries)
-    }
-
-    /// Walks the live entries and the rebuilt database in key order and reports every key whose value differs or
-    /// exists on one side only.
-    static func compare(
-        _ name: String, live liveEntries: [(key: [UInt8], value: [UInt8])], scratch: Environment, scratchDatabase: Database,
-        report: (ViewDifference) -> Void
-    ) throws {
-        // Copy one side page by page would be leaner; views are small next to the log, so read both in full.
-        let rebuiltEntries = try scratch.read { txn in try entries(txn, scratchDatabase) }
-        var i = 0
-        var j = 0
-        func text(_ key: [UInt8]) -> String { String(validating: key, as: UTF8.self) ?? key.map { String(format: "%02x", $0) }.joined() }
-        while i < liveEntries.count || j < rebuiltEntries.count {
-            if j == rebuiltEntries.count || (i < liveEntries.count && liveEntries[i].key.lexicographicallyPrecedes(rebuiltEntries[j].key)) {
-                report(ViewDifference(database: name, key: text(liveEntries[i].key), kind: "missing in rebuild"))
-                i += 1
-            } else if i == liveEntries.count || rebuiltEntries[j].key.lexicographicallyPrecedes(liveEntries[i].key) {
-                report(ViewDifference(database: name, key: text(rebuiltEntries[j].key), kind: "missing in live"))
-                j += 1
-            } else {
-                if liveEntries[i].value != rebuiltEntries[j].value {
-                    report(ViewDifference(database: name, key: text(liveEntries[i].key), kind: "different value"))
+        while true {
+            let outcome = try store.readViews { txn, databases -> Snapshot in
+                let head = try ChainHead.load(txn, store.databases).position
+                guard head < next || head - next < UInt64(pageSize) else { return .behind(head: head) }
+                let late = head < next ? [] : try store.read(from: next, limit: Int(head - next + 1), in: txn)
+                try apply(late)
+                var rows: [String: Int] = [:]
+                for name in names {
+                    rows[name] = try compare(name, live: txn, databases[name], scratch: scratch, scratchDatabase: byName[name]!, report: report)
                 }
-                i += 1
-                j += 1
+                _ = try compare(StoreDatabases.tagsName, live: txn, store.databases.tags, scratch: scratch, scratchDatabase: tags, report: report)
+                return .compared(late: late, rows: rows, streamIndexEntries: try store.streamIndexEntryCount(in: txn))
+            }
+            switch outcome {
+            case .behind(let head):
+                total = max(total, head)
+                try fold(through: head)
+            case .compared(let late, let rows, let streamIndexEntries):
+                // Judged after the snapshot is let go: `eachEvent` may read the store (one transaction at a time).
+                for event in late { try eachEvent(event) }
+                applied += UInt64(late.count)
+                next += UInt64(late.count)
+                progress(applied, max(total, applied))
+                return ProjectionRebuild(
+                    events: applied, position: next - 1, differences: differences, differenceCount: count,
+                    liveRowCounts: rows, streamIndexEntries: streamIndexEntries)
             }
         }
     }
 
-    static func entries(_ txn: borrowing Transaction, _ database: Database) throws -> [(key: [UInt8], value: [UInt8])] {
-        try txn.withCursor(database) { cursor in
-            var result: [(key: [UInt8], value: [UInt8])] = []
-            var found = try cursor.move(.first)
-            while found {
-                result.append(cursor.current())
-                found = try cursor.move(.next)
+    /// What one try at the comparison's snapshot gave.
+    private enum Snapshot {
+        /// More than a page was appended since the rebuild's pages ended: fold up to `head`, then try again.
+        case behind(head: UInt64)
+        /// Compared at the snapshot's head, after folding `late`, the events appended since the pages ended; `rows`:
+        /// each live view's row count.
+        case compared(late: [RecordedEvent], rows: [String: Int], streamIndexEntries: UInt64)
+    }
+
+    /// Walks the live database in `txn` and the rebuilt one in key order, a row at a time, and reports every key whose
+    /// value differs or exists on one side only. Returns the live rows' count.
+    static func compare(
+        _ name: String, live txn: borrowing Transaction, _ liveDatabase: Database, scratch: Environment,
+        scratchDatabase: Database, report: (ViewDifference) -> Void
+    ) throws -> Int {
+        func text(_ key: [UInt8]) -> String { String(validating: key, as: UTF8.self) ?? key.map { String(format: "%02x", $0) }.joined() }
+        return try txn.withCursor(liveDatabase) { live in
+            try scratch.read { rebuiltTxn in
+                try rebuiltTxn.withCursor(scratchDatabase) { rebuilt in
+                    var liveRows = 0
+                    var liveRow = try live.move(.first) ? live.current() : nil
+                    var rebuiltRow = try rebuilt.move(.first) ? rebuilt.current() : nil
+                    while liveRow != nil || rebuiltRow != nil {
+                        if let l = liveRow, rebuiltRow.map({ l.key.lexicographicallyPrecedes($0.key) }) ?? true {
+                            report(ViewDifference(database: name, key: text(l.key), kind: "missing in rebuild"))
+                            liveRows += 1
+                            liveRow = try live.move(.next) ? live.current() : nil
+                        } else if let r = rebuiltRow, liveRow.map({ r.key.lexicographicallyPrecedes($0.key) }) ?? true {
+                            report(ViewDifference(database: name, key: text(r.key), kind: "missing in live"))
+                            rebuiltRow = try rebuilt.move(.next) ? rebuilt.current() : nil
+                        } else {
+                            if liveRow!.value != rebuiltRow!.value {
+                                report(ViewDifference(database: name, key: text(liveRow!.key), kind: "different value"))
+                            }
+                            liveRows += 1
+                            liveRow = try live.move(.next) ? live.current() : nil
+                            rebuiltRow = try rebuilt.move(.next) ? rebuilt.current() : nil
+                        }
+                    }
+                    return liveRows
+                }
             }
-            return result
         }
     }
 }

@@ -14,15 +14,40 @@ import PaylogStore
 /// contradicting the URL it came on is noted when the shop built its own URLs (without paylog's marker).
 /// When today's reading decides an outcome the recorded one left unknown (recorded before paylog matched
 /// callbacks to their requests), that is a finding: the payment's status did not take the outcome into account.
+///
+/// A payment's audit keeps everything it has judged. A whole-log replay cannot: a payment's requests are about 1.5 KB
+/// parsed, and a 1 M-payment log kept them all (1.5 GB). Judging a replay (``init(rereading:keepingRequestsOf:)``), it
+/// keeps the requests of the latest payments only and re-reads an older payment's from the store when a late callback
+/// or a retry comes; and it keeps each reference as a hash and the position of its last request, re-reading that
+/// request to name its payment (and to rule out two references with one hash).
 public struct EvidenceJudge: Sendable {
-    /// Each payment's requests so far, newest first.
+    /// Each payment's requests so far, newest first (only the latest payments' when ``store`` is set).
     private var requests: [String: [LaunchRequest]] = [:]
-    /// Who first sent each reference (provider and reference → payment and position), to note a reuse: within one
-    /// payment's audit its own requests, in a whole replay every payment's.
+    /// The payments in the order their requests were kept, from ``orderStart`` on: the oldest go first.
+    private var order: [String] = []
+    private var orderStart = 0
+    /// Who sent each reference last (provider and reference → payment and position), to note a reuse: within one
+    /// payment's audit its own requests. Not used when ``store`` is set.
     private var referenceOwners: [String: (payment: String, position: UInt64)] = [:]
+    /// With ``store``: the position of the last request that sent each reference, by a hash of provider and reference.
+    private var referencePositions: [Int: UInt64] = [:]
+    /// Where a replay's judge re-reads what it no longer keeps; nil: it keeps everything.
+    private let store: EventStore?
+    /// The most payments whose requests are kept when ``store`` is set.
+    private let capacity: Int
 
-    /// A judge with no history.
-    public init() {}
+    /// A judge with no history, keeping everything it judges (a payment's audit).
+    public init() {
+        store = nil
+        capacity = .max
+    }
+
+    /// A judge for a replay of the whole of `store`, in log order: it keeps the requests of the `capacity` payments
+    /// that last made one, and re-reads the others' from `store` when it needs them.
+    public init(rereading store: EventStore, keepingRequestsOf capacity: Int = 20_000) {
+        self.store = store
+        self.capacity = max(capacity, 1)
+    }
 
     /// The findings for one event (in log order per payment), and the reading of its evidence when it has any.
     public mutating func judge(_ event: RecordedEvent, decoded: PaymentEvent) -> (reading: [String: String]?, findings: [Finding]) {
@@ -30,7 +55,7 @@ public struct EvidenceJudge: Sendable {
         case .requested(let requested):
             do {
                 let request = try Providers.parseLaunch(requested.launchURL, appVersion: requested.appVersion)
-                requests[event.streamID, default: []].insert(request, at: 0)
+                keep([request] + knownRequests(before: event), for: event.streamID)
                 var findings = CompatibilityChecker.check(request: request, payment: event.streamID, position: event.position)
                 if let reused = reuse(of: request, by: event) { findings.append(reused) }
                 return (request.fields, findings)
@@ -41,7 +66,7 @@ public struct EvidenceJudge: Sendable {
                     message: "The recorded launch URL can no longer be read: \(error)")])
             }
         case .callbackReceived(let received):
-            let known = requests[event.streamID] ?? []
+            let known = knownRequests(before: event)
             do {
                 let alone = try Providers.parseCallback(received.callbackURL, provider: received.outcome.provider)
                 var outcome = PaymentWorkflow.reread(alone, url: received.callbackURL) { known }
@@ -86,11 +111,18 @@ public struct EvidenceJudge: Sendable {
     private mutating func reuse(of request: LaunchRequest, by event: RecordedEvent) -> Finding? {
         guard let reference = request.reference, !reference.isEmpty else { return nil }
         let key = "\(request.provider.rawValue):\(reference)"
-        guard let owner = referenceOwners[key] else {
-            referenceOwners[key] = (event.streamID, event.position)
-            return nil
+        let owner: (payment: String, position: UInt64)
+        if let store {
+            let hash = key.hashValue
+            guard let position = referencePositions.updateValue(event.position, forKey: hash),
+                let sender = try? Self.request(at: position, in: store),
+                sender.request.provider == request.provider, sender.request.reference == reference
+            else { return nil }
+            owner = (sender.payment, position)
+        } else {
+            guard let known = referenceOwners.updateValue((event.streamID, event.position), forKey: key) else { return nil }
+            owner = known
         }
-        referenceOwners[key] = (event.streamID, event.position)
         let whose = owner.payment == event.streamID
             ? "an earlier attempt of this payment (#\(owner.position))"
             : "payment \(owner.payment)'s request (#\(owner.position))"
@@ -103,5 +135,50 @@ public struct EvidenceJudge: Sendable {
             basis: request.provider == .sumup ? .confirmed : .inferred, rule: "evidence.reference-reused",
             message: "Reuses reference \(reference.prefix(64)) of \(whose). \(contract)A callback echoing it is routed to "
                 + "the payment that sent it last (\(event.streamID)).")
+    }
+
+    /// The requests of `event`'s payment recorded before it, newest first: kept, or re-read from ``store`` (a payment
+    /// whose requests were let go, or one that has none yet).
+    private mutating func knownRequests(before event: RecordedEvent) -> [LaunchRequest] {
+        if let known = requests[event.streamID] { return known }
+        guard let store, event.version > 1 else { return [] }
+        let reread = (try? Self.requests(of: event.streamID, before: event.version, in: store)) ?? []
+        if !reread.isEmpty { keep(reread, for: event.streamID) }
+        return reread
+    }
+
+    /// Keeps `list` as `stream`'s requests; with ``store``, lets the oldest payments' go past ``capacity``.
+    private mutating func keep(_ list: [LaunchRequest], for stream: String) {
+        guard requests.updateValue(list, forKey: stream) == nil, store != nil else { return }
+        order.append(stream)
+        while requests.count > capacity, orderStart < order.count {
+            requests.removeValue(forKey: order[orderStart])
+            orderStart += 1
+        }
+        if orderStart > 4_096, orderStart * 2 > order.count {
+            order.removeFirst(orderStart)
+            orderStart = 0
+        }
+    }
+
+    /// The readable requests among `stream`'s first `version - 1` events, newest first, as ``judge(_:decoded:)`` kept
+    /// them.
+    static func requests(of stream: String, before version: UInt64, in store: EventStore) throws -> [LaunchRequest] {
+        var list: [LaunchRequest] = []
+        for event in try store.readStream(stream, limit: Int(clamping: version - 1)) {
+            guard case .requested(let requested) = try EventCodec.decode(event),
+                let request = try? Providers.parseLaunch(requested.launchURL, appVersion: requested.appVersion)
+            else { continue }
+            list.insert(request, at: 0)
+        }
+        return list
+    }
+
+    /// The request recorded at `position` and its payment, when it is a readable request.
+    static func request(at position: UInt64, in store: EventStore) throws -> (payment: String, request: LaunchRequest)? {
+        guard let event = try store.event(at: position), case .requested(let requested) = try EventCodec.decode(event) else {
+            return nil
+        }
+        return (event.streamID, try Providers.parseLaunch(requested.launchURL, appVersion: requested.appVersion))
     }
 }

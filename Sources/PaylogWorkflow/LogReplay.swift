@@ -8,7 +8,7 @@ import PaylogStore
 public enum LogReplay {
     /// Runs the replay over `store`. `progress` gets (events done, events in the log) now and then.
     public static func run(_ store: EventStore, progress: (UInt64, UInt64) -> Void = { _, _ in }) throws -> ReplayReport {
-        var judge = EvidenceJudge()
+        var judge = EvidenceJudge(rereading: store)
         var findings = FindingTally()
         // Where the store's own indexes (`tag-index`, `versions`) disagree with the log, found while replaying it.
         var logDifferences: [ViewDifference] = []
