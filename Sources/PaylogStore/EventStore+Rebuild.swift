@@ -118,10 +118,15 @@ extension EventStore {
         let (position, head, promoted) = try environment.write { txn -> (UInt64, UInt64, Bool) in
             var checkpoint = try ProjectionCheckpoint.load(projection.name, txn, databases.meta, green: true)!
             let head = try ChainHead.load(txn, databases).position
+            // No event left below the head (events removed from the log's end, or the head edited): the green view
+            // stands at the log's end, as the live one does (``catchUpLive``), and goes live there.
+            var atLogEnd = false
             if checkpoint.position < head {
-                checkpoint.position = try applyRange(projection, from: checkpoint.position + 1, limit: chunk, txn, databases, view)
+                let applied = try applyRange(projection, from: checkpoint.position + 1, limit: chunk, txn, databases, view)
+                atLogEnd = applied == checkpoint.position
+                checkpoint.position = applied
             }
-            if checkpoint.position == head {
+            if checkpoint.position == head || atLogEnd {
                 try checkpoint.save(projection.name, txn, databases.meta)
                 _ = try txn.delete(ProjectionCheckpoint.key(projection.name, green: true), in: databases.meta)
                 return (checkpoint.position, head, true)

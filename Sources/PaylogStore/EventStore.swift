@@ -579,7 +579,12 @@ public final class EventStore: Sendable {
             var checkpoint = try ProjectionCheckpoint.load(projection.name, txn, databases.meta)!
             let head = try ChainHead.load(txn, databases).position
             guard checkpoint.position < head else { return false }
-            checkpoint.position = try applyRange(projection, from: checkpoint.position + 1, limit: 10_000, txn, databases, view)
+            let applied = try applyRange(projection, from: checkpoint.position + 1, limit: 10_000, txn, databases, view)
+            // No event left below the head: it names positions the log does not hold (events removed from the log's
+            // end, or the head edited; `paylog verify` says which). The view stands at the log's end; chasing the head
+            // would never end, and a store that cannot open cannot be verified.
+            guard applied > checkpoint.position else { return false }
+            checkpoint.position = applied
             try checkpoint.save(projection.name, txn, databases.meta)
             return checkpoint.position < head
         }

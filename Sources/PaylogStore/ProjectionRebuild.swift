@@ -88,11 +88,14 @@ public struct ProjectionRebuild: Sendable {
             count += 1
             if differences.count < differenceLimit { differences.append(difference) }
         }
+        // Set when folding up to the head found no events to fold: the head names positions the log does not hold
+        // (events removed from its end, or the head edited: the chain check says which), so compare as it stands.
+        var stalled = false
         while true {
             let outcome = try store.readViews { txn, databases -> Snapshot in
                 let head = try ChainHead.load(txn, store.databases).position
-                guard head < next || head - next < UInt64(pageSize) else { return .behind(head: head) }
-                let late = head < next ? [] : try store.read(from: next, limit: Int(head - next + 1), in: txn)
+                guard stalled || head < next || head - next < UInt64(pageSize) else { return .behind(head: head) }
+                let late = head < next ? [] : try store.read(from: next, limit: Int(min(head - next + 1, UInt64(pageSize))), in: txn)
                 try apply(late)
                 var rows: [String: Int] = [:]
                 for name in names {
@@ -104,12 +107,14 @@ public struct ProjectionRebuild: Sendable {
             switch outcome {
             case .behind(let head):
                 total = max(total, head)
+                let before = next
                 try fold(through: head)
+                stalled = next == before
             case .compared(let late, let rows, let streamIndexEntries):
                 // Judged after the snapshot is let go: `eachEvent` may read the store (one transaction at a time).
                 for event in late { try eachEvent(event) }
                 applied += UInt64(late.count)
-                next += UInt64(late.count)
+                if let last = late.last { next = last.position + 1 }
                 progress(applied, max(total, applied))
                 return ProjectionRebuild(
                     events: applied, position: next - 1, differences: differences, differenceCount: count,

@@ -11,14 +11,20 @@ public enum LogReplay {
         var judge = EvidenceJudge(rereading: store)
         var findings = FindingTally()
         // Where the store's own indexes (`tag-index`, `versions`) disagree with the log, found while replaying it.
+        // The first 100 kept, all counted: a broken stream index differs at every event.
         var logDifferences: [ViewDifference] = []
+        var logDifferenceCount = 0
+        func note(_ difference: ViewDifference) {
+            logDifferenceCount += 1
+            if logDifferences.count < 100 { logDifferences.append(difference) }
+        }
         let chain = try store.verifyChain()
         let payments = try store.readViews { txn, databases in try txn.count(databases["payments"]) }
         do {
             let rebuild = try ProjectionRebuild.run(store, eachEvent: { event in
                 let decoded = try EventCodec.decode(event)
                 if let declared = event.tags, declared != decoded.routingKeys {
-                    logDifferences.append(ViewDifference(
+                    note(ViewDifference(
                         database: "tag-index", key: "position \(event.position)",
                         kind: "declares \(declared) where its payload gives \(decoded.routingKeys)"))
                 }
@@ -26,7 +32,7 @@ public enum LogReplay {
                 // give this event for its stream and version.
                 let indexed = try store.indexedPosition(of: event.streamID, version: event.version)
                 if indexed != event.position {
-                    logDifferences.append(ViewDifference(
+                    note(ViewDifference(
                         database: "versions", key: "\(event.streamID) v\(event.version)",
                         kind: indexed.map { "gives position \($0) where the event is at \(event.position)" }
                             ?? "has no entry for the event at position \(event.position)"))
@@ -36,13 +42,13 @@ public enum LogReplay {
             // Counted in the snapshot the views were compared in, at the position the rebuild reached.
             let entries = rebuild.streamIndexEntries
             if entries != rebuild.events {
-                logDifferences.append(ViewDifference(
+                note(ViewDifference(
                     database: "versions", key: "all streams",
                     kind: "holds \(entries) positions for \(rebuild.events) events"))
             }
             return ReplayReport(
                 events: rebuild.events, payments: rebuild.liveRowCounts["payments"] ?? payments, differences: Array((logDifferences + rebuild.differences).prefix(100)),
-                differenceCount: logDifferences.count + rebuild.differenceCount, chain: chain, findings: findings,
+                differenceCount: logDifferenceCount + rebuild.differenceCount, chain: chain, findings: findings,
                 rebuildError: nil)
         } catch {
             // An event today's code cannot read: the views cannot be rebuilt. Report it, with the chain check.

@@ -58,6 +58,36 @@ struct LogReplayTests {
         #expect(after.projectionsMatch && after.events == head && after.payments == 200 + recorded)
     }
 
+    @Test("a head a million positions past the log's end (events removed, or the head edited) is reported, not chased")
+    func headFarPastTheLog() async throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        try await populated(dir.path)
+        try edit(dir.path, database: "meta") { txn, meta in
+            var head = try #require(try txn.value(for: Array("head".utf8), in: meta))
+            // The position, big-endian in the first 8 bytes.
+            head.replaceSubrange(0..<8, with: withUnsafeBytes(of: UInt64(1_000_000).bigEndian) { Array($0) })
+            try txn.put(head, for: Array("head".utf8), in: meta)
+        }
+        let finished = Mutex<Result<ReplayReport, any Error>?>(nil)
+        let path = dir.path
+        Thread {
+            let result = Result {
+                let store = try PaymentWorkflow.openStore(at: path)
+                defer { store.close() }
+                return try LogReplay.run(store)
+            }
+            finished.withLock { $0 = result }
+        }.start()
+        // Opening the store and the replay each chased the head and never returned; a minute is far more than this
+        // log takes. (On a timeout the thread is left running, and the suite's process ends with it.)
+        let deadline = ContinuousClock.now + .seconds(60)
+        while finished.withLock({ $0 == nil }), ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
+        let report = try #require(try finished.withLock { $0 }?.get(), "the replay did not finish")
+        #expect(!report.chain.isIntact && report.exitStatus == 3)
+        #expect(report.chain.problem?.contains("head says 1000000") == true, "\(report.chain.problem ?? "")")
+    }
+
     @Test("a healthy log: views match, chain intact, the planted violation is the only error finding")
     func healthy() async throws {
         let dir = TemporaryDirectory()
