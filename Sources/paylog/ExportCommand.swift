@@ -43,6 +43,9 @@ struct ExportCommand: ParsableCommand {
             }
         }
         defer { if output != nil { try? sink.close() } }
+        // Where a file export of a store whose chain is broken goes instead of over FILE (set once written).
+        var damagedCopy: String?
+        var chain: ChainReport?
         var chunk: [RecordedEvent] = []
         chunk.reserveCapacity(Self.chunkEvents)
         do {
@@ -57,12 +60,19 @@ struct ExportCommand: ParsableCommand {
             }
             if let writeError { throw writeError }
             try sink.write(contentsOf: try Self.lines(chunk))
+            // The export copies the log as stored, damage included (what a forensic review needs), so it passes for
+            // evidence only when the store's chain verifies; checked before a file export replaces FILE, so that a
+            // damaged log never takes the place of last night's good export.
+            let report = try store.verifyChain()
+            chain = report
             if let replacing {
                 do { try sink.synchronize() } catch { throw CLIError("Cannot flush \(replacing.final) to disk: \(error.localizedDescription)") }
-                guard rename(replacing.partial, replacing.final) == 0 else {
-                    throw CLIError("Cannot rename the finished export to \(replacing.final): \(String(cString: strerror(errno)))")
+                let target = report.isIntact ? replacing.final : "\(replacing.final).chain-broken-\(getpid())"
+                guard rename(replacing.partial, target) == 0 else {
+                    throw CLIError("Cannot rename the finished export to \(target): \(String(cString: strerror(errno)))")
                 }
-                Self.syncDirectory(of: replacing.final)
+                Self.syncDirectory(of: target)
+                if !report.isIntact { damagedCopy = target }
             }
         } catch {
             // A partial export must not pass for a whole one: a partial file is removed, anything else is said.
@@ -75,14 +85,15 @@ struct ExportCommand: ParsableCommand {
             throw CLIError("The export to \(output ?? "standard output") failed: \(Self.reason(error)); what was written "
                 + "is incomplete.")
         }
-        // The export copies the log as stored, damage included (what a forensic review needs), so that it passes for
-        // evidence only when the store's chain verifies: else exit 3, as `paylog verify`, naming where it breaks.
-        let chain = try store.verifyChain()
-        if !chain.isIntact {
+        // Else exit 3, as `paylog verify`, naming where it breaks.
+        if let chain, !chain.isIntact {
+            let whereWritten = damagedCopy.map {
+                "The export was written to \($0), the log as stored, damage included; \(output ?? $0) was left as it was. "
+            } ?? "The export holds the log as stored, damage included. "
             FileHandle.standardError.write(Data((
-                "Error: the store's chain is broken at position \(chain.firstBrokenPosition!): \(chain.problem ?? ""). The "
-                    + "export holds the log as stored, damage included, and `paylog import-log` will refuse it; run `paylog "
-                    + "verify` on the store, and restore from a backup that verifies.\n").utf8))
+                "Error: the store's chain is broken at position \(chain.firstBrokenPosition!): \(chain.problem ?? ""). "
+                    + whereWritten + "`paylog import-log` will refuse it; run `paylog verify` on the store, and restore "
+                    + "from a backup that verifies.\n").utf8))
             throw ExitCode(3)
         }
     }

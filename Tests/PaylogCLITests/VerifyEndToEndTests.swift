@@ -32,14 +32,48 @@ struct VerifyEndToEndTests {
         #expect(report["first_broken_position"] as? Int == 17)
         #expect(report["events_checked"] as? Int == 16)
 
-        // An export of the damaged store writes every event as stored, but exits 3 naming the break, as verify does.
-        let exported = try PaylogProcess.run(["export", "-o", dir.path + "-export.jsonl"] + store)
-        defer { try? FileManager.default.removeItem(atPath: dir.path + "-export.jsonl") }
+        // An export of the damaged store writes every event as stored, but exits 3 naming the break, as verify does,
+        // and leaves the file it was asked to write (last night's good export) as it was.
+        let exportDirectory = TemporaryDirectory()
+        defer { exportDirectory.remove() }
+        let file = exportDirectory.path + "/export.jsonl"
+        try "last night's export\n".write(toFile: file, atomically: false, encoding: .utf8)
+        let exported = try PaylogProcess.run(["export", "-o", file] + store)
         #expect(exported.status == 3)
         #expect(exported.stderr.contains("the store's chain is broken at position 17"), "\(exported.stderr)")
-        let lines = try String(contentsOfFile: dir.path + "-export.jsonl", encoding: .utf8).split(separator: "\n")
+        #expect(try String(contentsOfFile: file, encoding: .utf8) == "last night's export\n")
+        let written = try FileManager.default.contentsOfDirectory(atPath: exportDirectory.path).filter { $0.hasPrefix("export.jsonl.chain-broken-") }
+        #expect(written.count == 1 && exported.stderr.contains(written.first ?? "?"), "\(written) \(exported.stderr)")
+        let lines = try String(contentsOfFile: exportDirectory.path + "/" + (written.first ?? ""), encoding: .utf8).split(separator: "\n")
         #expect(lines.count == report["last_position"] as? Int)
         let toStandardOutput = try PaylogProcess.run(["export"] + store)
         #expect(toStandardOutput.status == 3 && toStandardOutput.stdout.split(separator: "\n").count == lines.count)
+    }
+
+    @Test("a head far past the log's end (events removed, or the head edited) is reported by verify, replay and rebuild-views, which end")
+    func headPastTheLog() throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        let store = ["--store", dir.path]
+        #expect(try PaylogProcess.run(["demo", "--payments", "12"] + store).status == 0)
+        let env = try Environment(path: dir.path)
+        let meta = try env.openDatabase("meta", create: false)
+        try env.write { txn in
+            var head = try #require(try txn.value(for: Array("head".utf8), in: meta))
+            head.replaceSubrange(0..<8, with: withUnsafeBytes(of: UInt64(1_000_000).bigEndian) { Array($0) })
+            try txn.put(head, for: Array("head".utf8), in: meta)
+        }
+        env.close()
+        // Each opened the store by chasing the head, for ever; `timeout` ends one that still does (status 124).
+        for command in [["verify", "--json"], ["replay", "--json"], ["rebuild-views"], ["status", "pay-0001"]] {
+            let result = try PaylogProcess.run(["60", try PaylogProcess.binary()] + command + store, executable: "/usr/bin/timeout")
+            #expect(result.status != 124, "\(command) did not end")
+            if command[0] == "verify" || command[0] == "replay" {
+                #expect(result.status == 3, "\(command): \(result.stderr)")
+                #expect(result.stdout.contains("head says 1000000"), "\(command): \(result.stdout)")
+            } else {
+                #expect(result.status == 0, "\(command): \(result.stderr)")
+            }
+        }
     }
 }
