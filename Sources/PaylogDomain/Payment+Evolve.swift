@@ -81,7 +81,13 @@ extension Payment {
         openPlaceholder(&payment, id: id)
         let wasLateAfterReport = payment?.reconciledWhileFailed == true
         payment?.apply(failed)
-        if failed.observedBeforeSuccess, !wasLateAfterReport, payment?.reconciledWhileFailed == true {
+        guard failed.observedBeforeSuccess, payment?.reconciledWhileFailed == true, let observedAt else { return }
+        if !wasLateAfterReport {
+            payment?.failedBeforeSuccessAtMicroseconds = observedAt
+        } else if let kept = payment?.failedBeforeSuccessAtMicroseconds, observedAt < kept {
+            // Another failure observed before the report line, earlier than the one kept: the success is late from
+            // the earlier, as recorded in the order observed it would be. (A kept time of nil is a failure recorded in
+            // its order, judged in the order of recording: it stays nil.)
             payment?.failedBeforeSuccessAtMicroseconds = observedAt
         }
     }

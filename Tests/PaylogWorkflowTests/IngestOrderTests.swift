@@ -107,7 +107,7 @@ struct IngestOrderTests {
         return (payment, report.rejected, try LogReplay.run(workflow.store).projectionsMatch)
     }
 
-    @Test("a success observed before a failure that was observed before the report line is on time in every order")
+    @Test("a success observed before a failure that was observed before the report line is on time: in the order observed, and with the failure recorded after the report line")
     func successBeforeAPrematureFailure() async throws {
         let day = Self.paidThenGivenUp(callbackAt: "2026-11-21T09:01:30Z")
         // In the order observed the failure comes after the success and is refused; recorded after the report line it
@@ -126,7 +126,23 @@ struct IngestOrderTests {
         #expect(beforeCallback.payment.reconciledWhileFailed && beforeCallback.rebuildMatches)
     }
 
-    @Test("a success observed after a failure that was observed before the report line is late in every order")
+    @Test("two failures observed before the report line: a success between them is late from the earlier, as observed")
+    func successBetweenTwoPrematureFailures() async throws {
+        let day = Self.paidThenGivenUp(callbackAt: "2026-11-21T09:01:30Z")
+        let earlier = #"{"kind":"fail","payment":"pay-4","at":"2026-11-21T09:01:00Z","reason":"cancelled at the till"}"#
+        // As observed: the 09:01 failure fails the payment, its success at 09:01:30 is late, the 09:02 one is refused.
+        let observedOrder = try await Self.ingest([day.request, earlier, day.callback, day.fail, day.report])
+        // Both failures after the report line, the later-observed first; the callback last.
+        let reportFirst = try await Self.ingest([day.request, day.report, day.fail, earlier, day.callback])
+        #expect(observedOrder.rejected == 1 && reportFirst.rejected == 0)
+        for (order, result) in [("observed order", observedOrder), ("report line first", reportFirst)] {
+            #expect(result.payment.hadLateCallback, "\(order)")
+            #expect(result.payment.status == .reconciled, "\(order)")
+            #expect(result.rebuildMatches, "\(order)")
+        }
+    }
+
+    @Test("a success observed after a failure that was observed before the report line is late in both orders")
     func successAfterAPrematureFailure() async throws {
         let day = Self.paidThenGivenUp(callbackAt: "2026-11-21T09:03:00Z")
         let observedOrder = try await Self.ingest([day.request, day.fail, day.callback, day.report])
