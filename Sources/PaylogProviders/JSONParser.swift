@@ -115,16 +115,18 @@ struct JSONParser {
         let count = word.utf8CodeUnitCount
         var matched = 0
         while matched < count, index + matched < bytes.count, bytes[index + matched] == word.utf8Start[matched] { matched += 1 }
-        if matched == count {
+        let wordByte = { (byte: UInt8) in
+            (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte | 0x20) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
+                || byte == UInt8(ascii: "_")
+        }
+        // `nullx`, `true_id`: a word that only starts like the literal is a bare word too.
+        if matched == count, index + count == bytes.count || !wordByte(bytes[index + count]) {
             index += count
             return
         }
         guard index + matched < bytes.count else { throw failure("the text ends inside \(word)") }
         // A line of CSV or plain text (`name,amount`) starts like `null`: say what is there, not what was hoped for.
-        let bare = bytes[index...].prefix { byte in
-            (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte | 0x20) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
-                || byte == UInt8(ascii: "_")
-        }.prefix(24)
+        let bare = bytes[index...].prefix(while: wordByte).prefix(24)
         throw failure("the bare word \"\(String(decoding: bare, as: UTF8.self))\" where a value should be (JSON text is in "
             + "double quotes; the only bare words are true, false and null)")
     }

@@ -19,7 +19,9 @@ import PaylogStore
 /// parsed, and a 1 M-payment log kept them all (1.5 GB). Judging a replay (``init(rereading:keepingRequestsOf:)``), it
 /// keeps the requests of the latest payments only and re-reads an older payment's from the store when a late callback
 /// or a retry comes; and it keeps each reference as a hash and the position of its last request, re-reading that
-/// request to name its payment (and to rule out two references with one hash).
+/// request to name its payment. Two references with one 64-bit hash (not expected in a log's lifetime) are told apart
+/// by that re-reading, so no reuse is reported falsely; the earlier one's slot is taken, so a later reuse of it would
+/// go unreported.
 public struct EvidenceJudge: Sendable {
     /// Each payment's requests so far, newest first (only the latest payments' when ``store`` is set).
     private var requests: [String: [LaunchRequest]] = [:]
@@ -42,8 +44,9 @@ public struct EvidenceJudge: Sendable {
         capacity = .max
     }
 
-    /// A judge for a replay of the whole of `store`, in log order: it keeps the requests of the `capacity` payments
-    /// that last made one, and re-reads the others' from `store` when it needs them.
+    /// A judge for a replay of the whole of `store`, in log order: it keeps the requests of at most `capacity`
+    /// payments, letting the first kept go first (in log order, the payment whose first request is oldest), and
+    /// re-reads a payment's from `store` when it needs them again.
     public init(rereading store: EventStore, keepingRequestsOf capacity: Int = 20_000) {
         self.store = store
         self.capacity = max(capacity, 1)

@@ -175,7 +175,8 @@ extension PaymentWorkflow {
         }
         if provider == nil, let owner { provider = attemptProvider(of: url, for: owner, reading: reading, ahead: ahead) }
         // The payment named is not recorded: that is the mistake to report (a mistyped id), not the URL's provider.
-        if provider == nil, let payment, owner == nil, (try? reading.payment(payment)) ?? nil == nil {
+        // (Read again to tell "not recorded" from a store error, which goes on to the message below.)
+        if provider == nil, let payment, owner == nil, case .success(nil) = Result(catching: { try reading.payment(payment) }) {
             throw .rejected(.unknownPayment(payment))
         }
         guard let provider else {

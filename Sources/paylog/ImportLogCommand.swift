@@ -31,7 +31,8 @@ struct ImportLogCommand: AsyncParsableCommand {
     static func requireEmpty(_ store: EventStore, at path: String) throws {
         let held = try store.lastPosition()
         guard held == 0 else {
-            throw CLIError("The store at \(path) already holds \(held) events; import-log restores an export into an empty store only.")
+            throw CLIError("The store at \(path) already holds \(held) events; import-log restores an export into an empty "
+                + "store only: give --store a new directory (it is created) and point the server or commands at it.")
         }
     }
 
@@ -43,8 +44,9 @@ struct ImportLogCommand: AsyncParsableCommand {
         // A store that holds events is refused for that, whether or not another process has it open.
         try Self.requireEmpty(store, at: path)
         // The import writes positions from 1 on: an append by another process (a running `paylog serve`, a `paylog
-        // request`) between the check below and the import would be acknowledged, then locked away behind the
-        // unfinished-import marker. So the store is this process's alone until the import ends.
+        // request`) between the checks and the import would be acknowledged, then locked away behind the
+        // unfinished-import marker. So the store is this process's alone until the import ends, and it is checked
+        // empty again once it is.
         try store.takeSoleUse(for: "import an export into \(path)")
         try Self.requireEmpty(store, at: path)
         let scratch = ImportScratch(storeDirectory: path)

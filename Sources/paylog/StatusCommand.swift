@@ -29,8 +29,9 @@ struct StatusCommand: ParsableCommand {
                            ("--limit", limit.map(String.init))].filter { $0.1 != nil }.map(\.0)
             if !filters.isEmpty {
                 throw ValidationError(
-                    "\(filters.joined(separator: ", ")) filter the list of payments; with a payment id, status shows that "
-                        + "payment whatever its status: drop the id to list, or the filters to show it.")
+                    "\(filters.joined(separator: ", ")) \(filters.count == 1 ? "filters" : "filter") the list of payments; "
+                        + "with a payment id, status shows that payment whatever its status: drop the id to list, or the "
+                        + "filters to show it.")
             }
         }
         // Either would list nothing and exit 0, as if the store held no such payment.

@@ -45,7 +45,7 @@ struct CommandErrorTests {
             (["fail", "pay-0001", "--reason", " "], "--reason must say why the payment failed"),
             (["log", "--limit", "0"], "--limit must be at least 1 (got 0)"),
             (["demo", "--payments", "1000000000000"], "--payments must be from 0 to 1000000"),
-            (["status", "pay-0001", "--status", "failed"], "--status filter the list of payments; with a payment id"),
+            (["status", "pay-0001", "--status", "failed"], "--status filters the list of payments; with a payment id"),
             (["status", "pay-0001", "--provider", "square", "--limit", "1"], "--provider, --limit filter the list"),
             (["keys", "add", "--name", "t3", "--scopes", "bogus"], "'bogus' is not a scope"),
             (["keys", "add", "--name", "t3", "--scopes", ""], "A key needs at least one scope"),

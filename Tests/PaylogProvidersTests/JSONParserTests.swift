@@ -199,6 +199,8 @@ struct JSONParserTests {
             (#"{"a": nope}"#, "the bare word \"nope\" where a value should be"),
             (#"{"a": FALSE}"#, "a value cannot start with"),
             (#"{"a": nu"#, "the text ends inside null"),
+            (#"{"a": nullx}"#, "the bare word \"nullx\""),
+            ("true_id,12.50", "the bare word \"true_id\""),
         ] {
             #expect {
                 try JSONValue.parseObject(text, numbers: .exact, duplicateKeys: .lastWins)

@@ -75,6 +75,11 @@ struct PaymentEndpointTests {
             #expect(try await client.send(.get, "/v1/payments/nope", key: "read").status == 404)
             #expect(try await client.send(.get, "/v1/payments/nope/audit", key: "read").status == 404)
             #expect(try await client.send(.get, "/v1/payments/nope/replay", key: "read").status == 404)
+            // A callback for an unknown payment whose URL names no provider: the id is what is wrong, not the URL.
+            let providerless = try await client.send(
+                .post, "/v1/payments/nope/callbacks", key: "ingest",
+                body: #"{"url":"myshop://paylog-callback?paylog_outcome=failure","at":"2026-11-21T09:00:30Z"}"#)
+            #expect(providerless.status == 404 && (providerless.json["error"] as? [String: Any])?["code"] as? String == "not_found", "\(providerless.json)")
             #expect(try harness.eventCount() == 4)
         }
     }

@@ -1,5 +1,6 @@
 import TestSupport
 import Foundation
+import Synchronization
 import LMDBKit
 import PaylogStore
 import Testing
@@ -92,18 +93,18 @@ struct HashChainTests {
             let events = (0..<1_000).map { StoreFixtures.event("T", "event \(batch).\($0)") }
             _ = try await store.append(events, to: "stream-\(batch)")
         }
-        let appending = Task {
-            var appended = 0
-            while !Task.isCancelled {
-                _ = try await store.append((0..<50).map { StoreFixtures.event("T", "late \(appended).\($0)") }, to: "late-\(appended)")
-                appended += 1
-            }
-            return appended
+        // The verifications on a thread of their own, the appends here: neither waits for the other's turn on the pool.
+        let finished = Mutex<Result<[ChainReport], any Error>?>(nil)
+        Thread {
+            let result = Result { try (0..<8).map { _ in try store.verifyChain() } }
+            finished.withLock { $0 = result }
+        }.start()
+        var appended = 0
+        while finished.withLock({ $0 == nil }) {
+            _ = try await store.append((0..<50).map { StoreFixtures.event("T", "late \(appended).\($0)") }, to: "late-\(appended)")
+            appended += 1
         }
-        var reports: [ChainReport] = []
-        for _ in 0..<8 { reports.append(try store.verifyChain()) }
-        appending.cancel()
-        let appended = try await appending.value
+        let reports = try #require(finished.withLock { $0 }).get()
         #expect(appended > 0)
         #expect(reports.allSatisfy { $0.isIntact }, "\(reports.compactMap(\.problem))")
         // And the verification after the appends, alone, sees every one of them.
