@@ -332,6 +332,16 @@ public final class EventStore: Sendable {
                     throw EventStoreError.corruptRecord(
                         position: positions[index], reason: "indexed by stream \(streamID) but missing")
                 }
+                // The record says whose it is: an index pointing at another stream's event must not pass it off as
+                // this stream's evidence.
+                let indexedVersion = StoreKeys.firstVersion(of: chunk) + UInt64(index)
+                guard event.streamID == streamID, event.version == indexedVersion else {
+                    throw EventStoreError.corruptIndex(
+                        name: "versions",
+                        reason: "it gives position \(positions[index]) for \(streamID) version \(indexedVersion), where the "
+                            + "event is \(event.streamID) version \(event.version); `paylog replay` lists every entry it gives "
+                            + "wrong")
+                }
                 events.append(event)
             }
             version = direction == .forward

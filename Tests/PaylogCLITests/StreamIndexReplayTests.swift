@@ -31,4 +31,33 @@ struct StreamIndexReplayTests {
         #expect(replay.stdout.contains("versions"), "\(replay.stdout)")
         #expect(replay.stdout.contains("pay-0001"), "\(replay.stdout)")
     }
+
+    @Test("an entry pointing at another payment's event: the audit and stream refuse to show it as this payment's")
+    func pointingElsewhere() throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        let store = ["--store", dir.path]
+        #expect(try PaylogProcess.run(["demo", "--payments", "12"] + store).status == 0)
+        let firstLine = try PaylogProcess.run(["stream", "pay-0002", "--json"] + store).stdout.split(separator: "\n").first
+        let line = try #require(firstLine)
+        let otherPosition = try #require(try PaylogProcess.jsonObject(String(line))["position"] as? Int)
+        let env = try Environment(path: dir.path)
+        let versions = try env.openDatabase("versions", create: false)
+        let key = StoreKeys.versionsKey("pay-0001", chunk: 0)
+        try env.write { txn in
+            var value = try #require(try txn.value(for: key, in: versions))
+            // pay-0001 version 2 → pay-0002's first event.
+            value.replaceSubrange(8..<16, with: StoreKeys.bigEndian(UInt64(otherPosition)))
+            try txn.put(value, for: key, in: versions)
+        }
+        env.close()
+        for command in [["audit", "pay-0001"], ["stream", "pay-0001"], ["replay", "--payment", "pay-0001"]] {
+            let result = try PaylogProcess.run(command + store)
+            #expect(result.status == 1, "\(command): \(result.stdout)")
+            #expect(result.stderr.contains("`versions` index is damaged")
+                && result.stderr.contains("pay-0001 version 2, where the event is pay-0002 version 1"), "\(command): \(result.stderr)")
+            #expect(!result.stdout.contains("pay-0002"), "\(command): another payment's event shown as pay-0001's")
+        }
+        #expect(try PaylogProcess.run(["replay"] + store).status == 4)
+    }
 }
