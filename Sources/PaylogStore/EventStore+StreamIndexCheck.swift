@@ -1,3 +1,4 @@
+import Foundation
 import LMDBKit
 
 extension EventStore {
@@ -11,6 +12,18 @@ extension EventStore {
             try txn.withValue(for: StoreKeys.versionsKey(streamID, chunk: chunk), in: databases.versions) { value in
                 guard let value, (index + 1) * 8 <= value.count else { return nil }
                 return StoreKeys.readUInt64(value, at: index * 8)
+            }
+        }
+    }
+
+    /// The position the id index (`ids`) gives for event id `id`, or nil when it has none. An append recognises an
+    /// observation already recorded through this index, so the replay checks it against every event: an entry lost
+    /// would let the same observation be recorded twice.
+    public func indexedPosition(ofEventID id: UUID) throws(EventStoreError) -> UInt64? {
+        try reading { txn in
+            try txn.withValue(for: StoreKeys.eventID(id), in: databases.ids) { value in
+                guard let value, value.count >= 8 else { return nil }
+                return StoreKeys.readUInt64(value)
             }
         }
     }

@@ -2,8 +2,8 @@ import PaylogCompatibility
 import PaylogStore
 
 /// The whole-log replay: rebuilds every view from the log into scratch space with today's code, compares it
-/// with the live views and the store's `tag-index` and `versions` (the stream index the audit and time travel read
-/// through), checks that each event's declared tags are the routing keys
+/// with the live views and the store's `tag-index`, `versions` (the stream index the audit and time travel read
+/// through) and `ids` (the id index an append recognises a recorded observation by), checks that each event's declared tags are the routing keys
 /// today's code reads from its payload, judges every request and callback, and verifies the hash chain.
 public enum LogReplay {
     /// Runs the replay over `store`. `progress` gets (events done, events in the log) now and then.
@@ -36,6 +36,14 @@ public enum LogReplay {
                         database: "versions", key: "\(event.streamID) v\(event.version)",
                         kind: indexed.map { "gives position \($0) where the event is at \(event.position)" }
                             ?? "has no entry for the event at position \(event.position)"))
+                }
+                // The id index, through which an append recognises an observation already recorded, must give it too.
+                let identified = try store.indexedPosition(ofEventID: event.id)
+                if identified != event.position {
+                    note(ViewDifference(
+                        database: "ids", key: event.id.uuidString.lowercased(),
+                        kind: identified.map { "gives position \($0) where the event is at \(event.position)" }
+                            ?? "has no entry for the event at position \(event.position) (the same observation could be recorded again)"))
                 }
                 findings.add(contentsOf: judge.judge(event, decoded: decoded).findings)
             }, progress: progress)

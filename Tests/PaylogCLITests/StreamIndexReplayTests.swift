@@ -32,6 +32,26 @@ struct StreamIndexReplayTests {
         #expect(replay.stdout.contains("pay-0001"), "\(replay.stdout)")
     }
 
+    @Test("an event's id index entry lost is a difference: exit 4 naming ids and the event, before a retry records it twice")
+    func idEntryLost() throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        let store = ["--store", dir.path]
+        #expect(try PaylogProcess.run(["demo", "--payments", "12"] + store).status == 0)
+        let line = try #require(try PaylogProcess.run(["stream", "pay-0003", "--json"] + store).stdout.split(separator: "\n").first)
+        let text = try #require(try PaylogProcess.jsonObject(String(line))["id"] as? String)
+        let id = try #require(UUID(uuidString: text))
+        let env = try Environment(path: dir.path)
+        let ids = try env.openDatabase("ids", create: false)
+        let deleted = try env.write { txn in try txn.delete(StoreKeys.eventID(id), in: ids) }
+        #expect(deleted)
+        env.close()
+        #expect(try PaylogProcess.run(["verify"] + store).status == 0, "the chain itself is untouched")
+        let replay = try PaylogProcess.run(["replay"] + store)
+        #expect(replay.status == 4, "\(replay.stdout)")
+        #expect(replay.stdout.contains("ids \(id.uuidString.lowercased()): has no entry"), "\(replay.stdout)")
+    }
+
     @Test("an entry pointing at another payment's event: the audit and stream refuse to show it as this payment's")
     func pointingElsewhere() throws {
         let dir = TemporaryDirectory()
