@@ -16,6 +16,25 @@ struct ChainHead: Sendable, Hashable {
         return ChainHead(position: StoreKeys.readUInt64(bytes), hash: hash)
     }
 
+    /// The head an append continues from, checked against the log's last event: when they differ (events removed
+    /// from the log's end, the head edited, or an event written past it), appending would leave a gap or collide with
+    /// a record, so the append is refused, naming both positions. One cursor descent per write transaction.
+    static func loadForAppend(_ txn: borrowing Transaction, _ databases: StoreDatabases) throws -> ChainHead {
+        let head = try load(txn, databases)
+        let last = try txn.withCursor(databases.events) { cursor -> UInt64 in
+            guard try cursor.move(.last) else { return 0 }
+            return try cursor.withCurrent { key, _ in try StoreKeys.position(ofEventKey: key) }
+        }
+        guard last == head.position else {
+            throw EventStoreError.corruptIndex(
+                name: "events",
+                reason: "the chain head says the log ends at position \(head.position), but its last event is at position "
+                    + "\(last): events were removed from its end, the head was edited, or an event was written past it. "
+                    + "Nothing was appended; `paylog verify` says where the chain breaks")
+        }
+        return head
+    }
+
     func save(_ txn: borrowing Transaction, _ databases: StoreDatabases) throws {
         try txn.put(StoreKeys.bigEndian(position) + hash.bytes, for: StoreKeys.head, in: databases.meta)
     }

@@ -43,7 +43,7 @@ public final class WriteSession {
         self.failedLate = failedLate
         self.views = databases.views.active()
         self.recordedAt = Timestamp.now()
-        self.head = try ChainHead.load(transaction.pointee, databases)
+        self.head = try ChainHead.loadForAppend(transaction.pointee, databases)
     }
 
     /// Ends the session: later calls trap, since the transaction is gone.

@@ -393,7 +393,7 @@ final class Writer: @unchecked Sendable {
     ) throws -> [Result<AppendResult, EventStoreError>] {
         var results: [Result<AppendResult, EventStoreError>] = []
         results.reserveCapacity(group.count)
-        var head = try ChainHead.load(txn, databases)
+        var head = try ChainHead.loadForAppend(txn, databases)
         let recordedAt = Timestamp.now()
         var index = -1
         while true {

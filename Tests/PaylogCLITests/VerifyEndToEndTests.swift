@@ -75,5 +75,12 @@ struct VerifyEndToEndTests {
                 #expect(result.status == 0, "\(command): \(result.stderr)")
             }
         }
+        // An append would leave positions the head names as a gap: refused, naming both ends, and nothing written.
+        let before = try PaylogProcess.run(["export"] + store).stdout
+        let switched = try PaylogProcess.run(["switch", "pay-0001", "--at", "2026-11-21T12:00:00Z"] + store)
+        #expect(switched.status == 1)
+        #expect(switched.stderr.contains("the chain head says the log ends at position 1000000, but its last event is at position"),
+                "\(switched.stderr)")
+        #expect(try PaylogProcess.run(["export"] + store).stdout == before)
     }
 }
