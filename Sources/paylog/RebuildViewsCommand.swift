@@ -12,7 +12,8 @@ struct RebuildViewsCommand: AsyncParsableCommand {
             view is built by folding each payment in memory during one read of the log (two threads taking ranges \
             of it in turn), then caught up with what was appended meanwhile. The rebuild needs the store to itself: \
             it is refused while another process has the store open (stop `paylog serve` first), and other \
-            processes opening the store wait for it (up to 10 s).
+            processes opening the store wait for it (up to 10 s). The log's chain is verified first: views are not \
+            rebuilt from a broken one (exit 3).
             """)
 
     @OptionGroup var storeOptions: StoreOptions
@@ -32,6 +33,16 @@ struct RebuildViewsCommand: AsyncParsableCommand {
         // A damaged live view must not stop the one command that replaces it.
         let store = try storeOptions.openExisting(forRebuild: true)
         defer { store.close() }
+        // Views rebuilt from a damaged log would present the damage as the payments' state (a deleted head empties
+        // them): the chain is checked first, and a broken one is reported as `paylog verify` reports it.
+        let chain = try store.verifyChain()
+        guard chain.isIntact else {
+            FileHandle.standardError.write(Data((
+                "Error: the log's chain is broken at position \(chain.firstBrokenPosition!): \(chain.problem ?? ""). The views "
+                    + "were not rebuilt: rebuilt from this log they would show its damage as the payments' state. Keep a "
+                    + "copy of the store directory and restore from a backup or an export that verifies.\n").utf8))
+            throw ExitCode(3)
+        }
         let bar = ProgressBar(label: "rebuild")
         let limit = mappedLimit.map { $0 << 20 } ?? EventStore.defaultRebuildMappedLimit
         let timings = try await store.rebuildProjections(mappedMemoryLimit: limit) { position, head in
