@@ -157,8 +157,11 @@ extension PaymentWorkflow {
         // The payment the callback is read for, when the URL names no provider: the one named, else the one its
         // marker names (read ahead exactly when reached here: the URL names no provider).
         var owner: Payment?
+        // Kept whole, so that "not recorded" is told from a store error below.
+        var named: Result<Payment?, any Error>?
         if let payment, provider == nil {
-            owner = (try? reading.payment(payment)) ?? nil
+            named = Result { try reading.payment(payment) }
+            owner = (try? named?.get()) ?? nil
         }
         if provider == nil, owner == nil, let marked = ahead.map({ $0.marker }) ?? PaymentWorkflow.queryItem("paylog_payment", in: url) {
             owner = (try? reading.payment(marked)) ?? nil
@@ -174,9 +177,9 @@ extension PaymentWorkflow {
             owner = found
         }
         if provider == nil, let owner { provider = attemptProvider(of: url, for: owner, reading: reading, ahead: ahead) }
-        // The payment named is not recorded: that is the mistake to report (a mistyped id), not the URL's provider.
-        // (Read again to tell "not recorded" from a store error, which goes on to the message below.)
-        if provider == nil, let payment, owner == nil, case .success(nil) = Result(catching: { try reading.payment(payment) }) {
+        // The payment named is not recorded: that is the mistake to report (a mistyped id), not the URL's provider. A
+        // store error goes on to the message below.
+        if provider == nil, let payment, owner == nil, case .success(nil)? = named {
             throw .rejected(.unknownPayment(payment))
         }
         guard let provider else {

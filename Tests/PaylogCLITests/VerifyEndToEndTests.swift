@@ -56,14 +56,7 @@ struct VerifyEndToEndTests {
         defer { dir.remove() }
         let store = ["--store", dir.path]
         #expect(try PaylogProcess.run(["demo", "--payments", "12"] + store).status == 0)
-        let env = try Environment(path: dir.path)
-        let meta = try env.openDatabase("meta", create: false)
-        try env.write { txn in
-            var head = try #require(try txn.value(for: Array("head".utf8), in: meta))
-            head.replaceSubrange(0..<8, with: withUnsafeBytes(of: UInt64(1_000_000).bigEndian) { Array($0) })
-            try txn.put(head, for: Array("head".utf8), in: meta)
-        }
-        env.close()
+        try StoreTampering.setHeadPosition(of: dir.path, to: 1_000_000)
         // Each opened the store by chasing the head, for ever; `timeout` ends one that still does (status 124).
         for command in [["verify", "--json"], ["replay", "--json"], ["rebuild-views"], ["status", "pay-0001"]] {
             let result = try PaylogProcess.run(["60", try PaylogProcess.binary()] + command + store, executable: "/usr/bin/timeout")

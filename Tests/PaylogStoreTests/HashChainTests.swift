@@ -117,15 +117,8 @@ struct HashChainTests {
         let dir = TemporaryDirectory()
         defer { dir.remove() }
         try await populate(dir.path)
-        let env = try Environment(path: dir.path)
-        let meta = try env.openDatabase("meta", create: false)
-        try env.write { txn in
-            var head = try #require(try txn.value(for: Array("head".utf8), in: meta))
-            // The position, big-endian in the first 8 bytes: 10 → 7 (the hash left as it was).
-            head[7] = 7
-            try txn.put(head, for: Array("head".utf8), in: meta)
-        }
-        env.close()
+        // 10 → 7, the hash left as it was.
+        try StoreTampering.setHeadPosition(of: dir.path, to: 7)
         let store = try EventStore(path: dir.path)
         defer { store.close() }
         let report = try store.verifyChain()

@@ -63,12 +63,7 @@ struct LogReplayTests {
         let dir = TemporaryDirectory()
         defer { dir.remove() }
         try await populated(dir.path)
-        try edit(dir.path, database: "meta") { txn, meta in
-            var head = try #require(try txn.value(for: Array("head".utf8), in: meta))
-            // The position, big-endian in the first 8 bytes.
-            head.replaceSubrange(0..<8, with: withUnsafeBytes(of: UInt64(1_000_000).bigEndian) { Array($0) })
-            try txn.put(head, for: Array("head".utf8), in: meta)
-        }
+        try StoreTampering.setHeadPosition(of: dir.path, to: 1_000_000)
         let finished = Mutex<Result<ReplayReport, any Error>?>(nil)
         let path = dir.path
         Thread {
