@@ -10,7 +10,7 @@ struct ChainHead: Sendable, Hashable {
     static func load(_ txn: borrowing Transaction, _ databases: StoreDatabases) throws -> ChainHead {
         guard let bytes = try txn.value(for: StoreKeys.head, in: databases.meta) else { return .empty }
         guard bytes.count == 40 else {
-            throw EventStoreError.corruptRecord(position: 0, reason: "the stored chain head is \(bytes.count) bytes, not 40")
+            throw EventStoreError.metaDamaged(entry: "head", reason: "is \(bytes.count) bytes, not 40")
         }
         let hash = bytes.withUnsafeBytes { ChainDigest(unchecked: UnsafeRawBufferPointer(rebasing: $0[8...])) }
         return ChainHead(position: StoreKeys.readUInt64(bytes), hash: hash)
@@ -18,7 +18,9 @@ struct ChainHead: Sendable, Hashable {
 
     /// The head an append continues from, checked against the log's last event: when they differ (events removed
     /// from the log's end, the head edited, or an event written past it), appending would leave a gap or collide with
-    /// a record, so the append is refused, naming both positions. One cursor descent per write transaction.
+    /// a record, so the append is refused, naming both positions. So is an append to a log whose live views stand
+    /// past its head (``viewAhead(_:_:)``): a log cut short with its head rewritten. One cursor descent and a `meta`
+    /// lookup per view, per write transaction.
     static func loadForAppend(_ txn: borrowing Transaction, _ databases: StoreDatabases) throws -> ChainHead {
         let head = try load(txn, databases)
         let last = try txn.withCursor(databases.events) { cursor -> UInt64 in
@@ -31,6 +33,12 @@ struct ChainHead: Sendable, Hashable {
                 reason: "the chain head says the log ends at position \(head.position), but its last event is at position "
                     + "\(last): events were removed from its end, the head was edited, or an event was written past it. "
                     + "Nothing was appended; `paylog verify` says where the chain breaks")
+        }
+        if let ahead = try head.viewAhead(txn, databases) {
+            throw EventStoreError.corruptIndex(
+                name: "events",
+                reason: head.cutShortProblem(view: ahead.view, position: ahead.position) + ". Nothing was appended (it "
+                    + "would overwrite that checkpoint, the trace of the removal); `paylog verify` reports it")
         }
         return head
     }

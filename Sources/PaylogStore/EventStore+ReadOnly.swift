@@ -9,9 +9,7 @@ extension EventStore {
             guard let meta = try txn.openDatabase(StoreDatabases.metaName, create: false) else {
                 throw EventStoreError.readOnlyNoLog(reason: "it holds no `meta` database: it is not a paylog store, or was never opened")
             }
-            let stored = try txn.value(for: StoreKeys.format, in: meta)
-            let format = stored.map { $0.count == 4 ? $0.reduce(UInt32(0)) { $0 << 8 | UInt32($1) } : 0 }
-            guard let format else {
+            guard let format = try StoredFormat.read(txn, meta: meta) else {
                 throw EventStoreError.readOnlyNoLog(reason: "it records no log format: it was never opened read-write")
             }
             guard format == StoreKeys.currentFormat else {

@@ -403,13 +403,15 @@ public final class EventStore: Sendable {
         try reading { txn in try walkRaw(txn, from: position, limit: limit, body) }
     }
 
-    /// ``forEachRaw(from:limit:_:)``, and the chain's head as the same read transaction sees it.
+    /// ``forEachRaw(from:limit:_:)``, and the chain's head as the same read transaction sees it, with the first live
+    /// view whose checkpoint stands past that head (``ChainHead/viewAhead(_:_:)``).
     func forEachRawWithHead(
         from position: UInt64, limit: Int, _ body: (UInt64, UnsafeRawBufferPointer) throws -> Bool
-    ) throws(EventStoreError) -> ChainHead {
+    ) throws(EventStoreError) -> (head: ChainHead, viewAhead: (view: String, position: UInt64)?) {
         try reading { txn in
             try walkRaw(txn, from: position, limit: limit, body)
-            return try ChainHead.load(txn, databases)
+            let head = try ChainHead.load(txn, databases)
+            return (head, try head.viewAhead(txn, databases))
         }
     }
 
@@ -428,8 +430,10 @@ public final class EventStore: Sendable {
     // MARK: Verification
 
     /// Recomputes the hash chain from position 1, checking every record decodes, carries its own position,
-    /// follows its predecessor without a gap, and hashes to the stored value; and that the chain ends at the
-    /// stored head. `progress` gets (events checked, head position) after each page.
+    /// follows its predecessor without a gap, and hashes to the stored value; that the chain ends at the stored
+    /// head; and that no live view stands past that head (a log cut short with its head rewritten to match, which
+    /// would otherwise verify as a shorter intact log: ``ChainHead/viewAhead(_:_:)``). `progress` gets (events
+    /// checked, head position) after each page.
     ///
     /// Another process may append while it runs (a server, an ingest): each page is read in a read transaction of its
     /// own, and the head compared with at the end is the one the last page's transaction saw, with the events it saw.
@@ -437,6 +441,7 @@ public final class EventStore: Sendable {
     /// the two read as "events beyond the head": a broken chain reported on a sound store.)
     public func verifyChain(progress: ((UInt64, UInt64) -> Void)? = nil) throws(EventStoreError) -> ChainReport {
         var head = ChainHead.empty
+        var viewAhead: (view: String, position: UInt64)?
         var previous = ChainDigest.genesis
         var expected: UInt64 = 1
         var checked: UInt64 = 0
@@ -445,7 +450,7 @@ public final class EventStore: Sendable {
         let pageSize = 50_000
         pages: while true {
             var count = 0
-            head = try forEachRawWithHead(from: next, limit: pageSize) { position, value in
+            (head, viewAhead) = try forEachRawWithHead(from: next, limit: pageSize) { position, value in
                 count += 1
                 next = position + 1
                 if let problem = EventStore.chainProblem(
@@ -466,6 +471,8 @@ public final class EventStore: Sendable {
                 broken = (expected, "the log ends at position \(expected - 1) but its head says \(head.position): events were removed or the head was edited")
             } else if previous != head.hash {
                 broken = (head.position, "the last event's hash does not match the stored head")
+            } else if let viewAhead {
+                broken = (head.position + 1, head.cutShortProblem(view: viewAhead.view, position: viewAhead.position))
             }
         }
         return ChainReport(
@@ -631,8 +638,7 @@ public final class EventStore: Sendable {
             guard let meta = try txn.openDatabase(StoreDatabases.metaName, create: true) else {
                 throw EventStoreError.migrationFailed(from: 0, reason: "the `meta` database cannot be created")
             }
-            let stored = try txn.value(for: StoreKeys.format, in: meta)
-            let format = stored.map { $0.count == 4 ? $0.reduce(UInt32(0)) { $0 << 8 | UInt32($1) } : 0 }
+            let format = try StoredFormat.read(txn, meta: meta)
             if let format, format != StoreKeys.currentFormat {
                 guard (StoreKeys.oldestMigratableFormat..<StoreKeys.currentFormat).contains(format) else {
                     throw EventStoreError.unsupportedFormat(found: format, supported: StoreKeys.currentFormat)

@@ -64,6 +64,9 @@ public enum EventStoreError: Error, Sendable, Equatable, CustomStringConvertible
     /// A row of the `view` view cannot be read or brought up to date (`reason`): the view is damaged, the log is not
     /// (a view is rebuilt from the log). Nothing was written.
     case viewDamaged(view: String, reason: String)
+    /// The `entry` of the store's `meta` database (`format`, the log format; `head`, the chain head) is missing or
+    /// malformed (`reason`). Without it the log cannot be read or its end checked, so nothing was opened or written.
+    case metaDamaged(entry: String, reason: String)
 
     /// `error` as an event-store error: itself, a storage error for LMDB's, or a storage error describing it.
     static func wrapping(_ error: any Error) -> EventStoreError {
@@ -169,6 +172,11 @@ public enum EventStoreError: Error, Sendable, Equatable, CustomStringConvertible
         case .viewDamaged(let view, let reason):
             return "The \(view) view is damaged: \(reason). Nothing was written, and the log is not affected (`paylog "
                 + "verify` checks it). Rebuild the views from the log with `paylog rebuild-views`, then retry."
+        case .metaDamaged(let entry, let reason):
+            return "The store's `meta` database is damaged: its `\(entry)` entry \(reason). paylog never writes it so, "
+                + "and will not guess it: nothing was opened and nothing written. Keep a copy of the store directory "
+                + "as evidence, then restore the store from a backup (`paylog backup`) or import its last export into a "
+                + "new store (`paylog import-log`)."
         case .backupFailed(let destination, let reason):
             let reason = reason.hasSuffix(".") ? String(reason.dropLast()) : reason
             return "Cannot back up the store to \(destination): \(reason). The store itself is untouched; pick a new "

@@ -31,7 +31,14 @@ struct ReplayCommand: AsyncParsableCommand {
                 "--read-only replays one payment (--payment ID): rebuilding every view writes scratch views into the "
                     + "store. Copy the store to writable storage and replay the copy.")
         }
-        let store = try storeOptions.openExisting(readOnly: access.readOnly)
+        let store: EventStore
+        do {
+            store = try storeOptions.openExisting(readOnly: access.readOnly)
+        } catch let damage as ChainHeadDamage where payment == nil {
+            // Nothing can be replayed, and the reason is the chain's damage: exit 3, as for a broken chain.
+            FileHandle.standardError.write(Data("Error: \(damage)\n".utf8))
+            throw ExitCode(3)
+        }
         defer { store.close() }
         guard let payment else {
             if at != nil { throw ValidationError("--at needs --payment.") }

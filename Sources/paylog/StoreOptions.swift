@@ -106,6 +106,8 @@ struct StoreOptions: ParsableArguments {
         }
         do {
             return try PaymentWorkflow.openStore(at: path, mappedMemoryBudget: budget, readOnly: readOnly, forRebuild: forRebuild)
+        } catch let error where error.damagedChainHead != nil {
+            throw ChainHeadDamage(path: path, problem: error.damagedChainHead!, error: error)
         } catch {
             throw CLIError("Cannot open the store at \(path): \(error)")
         }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import PaylogPresentation
 import PaylogStore
 
@@ -7,14 +8,27 @@ struct VerifyCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "verify",
         abstract: "Recompute the SHA-256 hash chain over every event; exit 3 when it is broken.",
-        discussion: "Exit status: 0 intact, 3 broken (the first broken position is printed), 1 other errors.")
+        discussion: "Exit status: 0 intact, 3 broken (the first broken position is printed; or the chain head itself is "
+            + "damaged), 1 other errors.")
 
     @OptionGroup var storeOptions: StoreOptions
     @OptionGroup var access: ReadOnlyOption
     @Flag(help: "Print a JSON object.") var json = false
 
     func run() throws {
-        let store = try storeOptions.openExisting(readOnly: access.readOnly)
+        let store: EventStore
+        do {
+            store = try storeOptions.openExisting(readOnly: access.readOnly)
+        } catch let damage as ChainHeadDamage {
+            // A damaged chain head stops the store's open, and it is the chain's damage: reported as such.
+            if json {
+                print(try JSONText.encode(["chain_ok": false, "events_checked": 0, "problem": damage.problem] as [String: Any]))
+            } else {
+                print("CHAIN BROKEN: \(damage.problem).")
+            }
+            FileHandle.standardError.write(Data("Error: \(damage)\n".utf8))
+            throw ExitCode(3)
+        }
         defer { store.close() }
         let report = try store.verifyChain()
         if json {

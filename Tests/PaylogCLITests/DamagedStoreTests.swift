@@ -88,4 +88,65 @@ struct DamagedStoreTests {
         let replay = try PaylogProcess.jsonObject(try PaylogProcess.run(["replay", "--json"] + store).stdout)
         #expect(replay["projections_match"] as? Bool == true)
     }
+
+    @Test("a chain head of the wrong length: verify and replay report a broken chain (exit 3), other commands exit 1")
+    func shortHead() throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        let store = ["--store", dir.path]
+        #expect(try PaylogProcess.run(["demo", "--payments", "5"] + store).status == 0)
+        let env = try Environment(path: dir.path)
+        let meta = try env.openDatabase("meta", create: false)
+        try env.write { txn in
+            let head = try #require(try txn.value(for: Array("head".utf8), in: meta))
+            try txn.put(Array(head.dropLast()), for: Array("head".utf8), in: meta)
+        }
+        env.close()
+        let verify = try PaylogProcess.run(["verify"] + store)
+        #expect(verify.status == 3, "\(verify.stderr)")
+        #expect(verify.stdout.contains("CHAIN BROKEN: the stored chain head (`meta`, `head`) is 39 bytes, not 40"), "\(verify.stdout)")
+        let json = try PaylogProcess.jsonObject(try PaylogProcess.run(["verify", "--json", "--read-only"] + store).stdout)
+        #expect(json["chain_ok"] as? Bool == false)
+        #expect((json["problem"] as? String)?.contains("is 39 bytes, not 40") == true, "\(json)")
+        let replay = try PaylogProcess.run(["replay"] + store)
+        #expect(replay.status == 3 && replay.stderr.contains("its `head` entry is 39 bytes, not 40"), "\(replay.stderr)")
+        let status = try PaylogProcess.run(["status"] + store)
+        #expect(status.status == 1 && status.stderr.contains("Cannot open the store at"), "\(status.stderr)")
+        #expect(status.stderr.contains("restore the store from a backup"), "\(status.stderr)")
+    }
+
+    @Test("a log cut short with its head rewritten: verify, replay and export exit 3, and a new request is refused")
+    func logCutShort() throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        let store = ["--store", dir.path]
+        #expect(try PaylogProcess.run(["demo", "--payments", "5"] + store).status == 0)
+        let last = try #require(try PaylogProcess.jsonObject(try PaylogProcess.run(["verify", "--json"] + store).stdout)["last_position"] as? Int)
+        let env = try Environment(path: dir.path)
+        let meta = try env.openDatabase("meta", create: false)
+        let events = try env.openDatabase("events", create: false)
+        let key = { (position: Int) in withUnsafeBytes(of: UInt64(position).bigEndian) { Array($0) } }
+        try env.write { txn in
+            let previous = try #require(try txn.value(for: key(last - 1), in: events))
+            _ = try txn.delete(key(last), in: events)
+            try txn.put(key(last - 1) + previous[1..<33], for: Array("head".utf8), in: meta)
+        }
+        env.close()
+        let verify = try PaylogProcess.run(["verify"] + store)
+        #expect(verify.status == 3)
+        #expect(verify.stdout.contains("CHAIN BROKEN at position \(last): the payments view was brought up to position \(last)"),
+                "\(verify.stdout)")
+        #expect(try PaylogProcess.run(["replay"] + store).status == 3)
+        let exports = TemporaryDirectory()
+        defer { exports.remove() }
+        let export = try PaylogProcess.run(["export", "-o", exports.path + "/export.jsonl"] + store)
+        #expect(export.status == 3 && export.stderr.contains("the payments view was brought up to position"), "\(export.stderr)")
+        let request = try PaylogProcess.run([
+            "request", "--payment", "after-cut", "--provider", "square", "--amount", "1.00", "--currency", "USD",
+            "--callback", "https://shop.example/cb", "--client-id", "sq0idp-x",
+        ] + store)
+        #expect(request.status == 1 && request.stderr.contains("Nothing was appended"), "\(request.stderr)")
+        // Still the same damage: the refused request did not overwrite the view's checkpoint.
+        #expect(try PaylogProcess.run(["verify"] + store).stdout == verify.stdout)
+    }
 }

@@ -1,0 +1,125 @@
+import Foundation
+import LMDBKit
+import PaylogStore
+import TestSupport
+import Testing
+
+/// Damage to `meta` (the log format, the chain head, the views' checkpoints) is reported, never repaired behind the
+/// auditor's back: a store whose format went missing was given the current one, and a log cut short with its head
+/// rewritten verified as a shorter, intact log.
+@Suite("damaged meta: the format, the head, a log cut short")
+struct DamagedMetaTests {
+    static let readOnly = EnvironmentOptions(readOnly: true)
+
+    /// Ten events in three streams, with the counting view brought up to position 10.
+    func populate(_ path: String) async throws {
+        let store = try EventStore(path: path, projections: [CountingProjection()])
+        for index in 0..<10 {
+            _ = try await store.append([StoreFixtures.event("T", "event number \(index)")], to: "pay-\(index % 3)")
+        }
+        #expect(try store.verifyChain().isIntact)
+        store.close()
+    }
+
+    /// Runs `edit` on the raw `meta` and `events` databases of the closed store at `path`.
+    func tamper(_ path: String, _ edit: (borrowing Transaction, _ meta: Database, _ events: Database) throws -> Void) throws {
+        let env = try Environment(path: path)
+        defer { env.close() }
+        let meta = try env.openDatabase("meta", create: false)
+        let events = try env.openDatabase("events", create: false)
+        try env.write { txn in try edit(txn, meta, events) }
+    }
+
+    /// The raw `meta` value under `key`, read behind the store's back.
+    func metaValue(_ path: String, _ key: String) throws -> [UInt8]? {
+        let env = try Environment(path: path)
+        defer { env.close() }
+        let meta = try env.openDatabase("meta", create: false)
+        return try env.read { txn in try txn.value(for: Array(key.utf8), in: meta) }
+    }
+
+    func eventKey(_ position: UInt64) -> [UInt8] { withUnsafeBytes(of: position.bigEndian) { Array($0) } }
+
+    @Test("a log cut short with its head rewritten to match: verify names the view past its end; appends are refused")
+    func logCutShort() async throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        try await populate(dir.path)
+        // Events 9 and 10 removed, and the head set to event 8 and its hash (a record's bytes 1–32): what a careful
+        // intruder does, after which the chain itself checks out to its new end.
+        try tamper(dir.path) { txn, meta, events in
+            let eight = try #require(try txn.value(for: eventKey(8), in: events))
+            _ = try txn.delete(eventKey(9), in: events)
+            _ = try txn.delete(eventKey(10), in: events)
+            try txn.put(eventKey(8) + eight[1..<33], for: Array("head".utf8), in: meta)
+        }
+        let checkpoint = try metaValue(dir.path, "projection:counting")
+        let store = try EventStore(path: dir.path, projections: [CountingProjection()])
+        let report = try store.verifyChain()
+        #expect(report.firstBrokenPosition == 9 && report.eventsChecked == 8 && report.headHash == nil)
+        #expect(report.problem?.contains("the counting view was brought up to position 10, but the log and its head "
+            + "end at position 8") == true, "\(report.problem ?? "")")
+        await #expect {
+            _ = try await store.append([StoreFixtures.event("T", "after the cut")], to: "pay-new")
+        } throws: { error in
+            guard case .corruptIndex("events", let reason)? = error as? EventStoreError else { return false }
+            return reason.contains("counting view was brought up to position 10") && reason.contains("Nothing was appended")
+        }
+        store.close()
+        // The refused append wrote nothing: the log still ends at 8, and the view's checkpoint, the trace, is kept.
+        #expect(try metaValue(dir.path, "projection:counting") == checkpoint)
+        let reopened = try EventStore(path: dir.path, options: Self.readOnly, projections: [CountingProjection()])
+        defer { reopened.close() }
+        let again = try reopened.verifyChain()
+        #expect(again.lastPosition == 8 && again.firstBrokenPosition == 9)
+    }
+
+    @Test("a missing log format beside events refuses the open, read-write or read-only, and is left missing")
+    func missingFormat() async throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        try await populate(dir.path)
+        try tamper(dir.path) { txn, meta, _ in _ = try txn.delete(Array("format".utf8), in: meta) }
+        let damage = EventStoreError.metaDamaged(entry: "format", reason: "is missing, but the log holds 10 event(s)")
+        #expect(throws: damage) { _ = try EventStore(path: dir.path, projections: [CountingProjection()]) }
+        #expect(throws: damage) { _ = try EventStore(path: dir.path, options: Self.readOnly, projections: []) }
+        #expect(try metaValue(dir.path, "format") == nil, "not rewritten as the current format")
+        #expect(damage.damagedChainHead == nil)
+        #expect(damage.description.contains("`format` entry is missing") && damage.description.contains("backup"))
+    }
+
+    @Test("a log format of the wrong length refuses the open, naming its length, and is left as it was")
+    func shortFormat() async throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        try await populate(dir.path)
+        try tamper(dir.path) { txn, meta, _ in try txn.put([0, 0, 5], for: Array("format".utf8), in: meta) }
+        let damage = EventStoreError.metaDamaged(entry: "format", reason: "is 3 bytes, not 4")
+        #expect(throws: damage) { _ = try EventStore(path: dir.path, projections: [CountingProjection()]) }
+        #expect(throws: damage) { _ = try EventStore(path: dir.path, options: Self.readOnly, projections: []) }
+        #expect(try metaValue(dir.path, "format") == [0, 0, 5])
+    }
+
+    @Test("a chain head of the wrong length refuses the open as the chain's damage, and is left as it was")
+    func shortHead() async throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        try await populate(dir.path)
+        let head = try #require(try metaValue(dir.path, "head"))
+        try tamper(dir.path) { txn, meta, _ in try txn.put(Array(head.dropLast()), for: Array("head".utf8), in: meta) }
+        let damage = EventStoreError.metaDamaged(entry: "head", reason: "is 39 bytes, not 40")
+        #expect(throws: damage) { _ = try EventStore(path: dir.path, projections: [CountingProjection()]) }
+        #expect(throws: damage) { _ = try EventStore(path: dir.path, options: Self.readOnly, projections: [CountingProjection()]) }
+        #expect(damage.damagedChainHead?.contains("is 39 bytes, not 40: where the log ends cannot be checked") == true)
+        #expect(try metaValue(dir.path, "head") == Array(head.dropLast()))
+    }
+
+    @Test("a new store, with no format and no event, still opens and records the current format")
+    func newStore() throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        let store = try EventStore(path: dir.path, projections: [CountingProjection()])
+        store.close()
+        #expect(try metaValue(dir.path, "format")?.count == 4)
+    }
+}
