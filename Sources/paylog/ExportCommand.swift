@@ -46,20 +46,21 @@ struct ExportCommand: ParsableCommand {
         // Where a file export of a store whose chain is broken goes instead of over FILE (set once written).
         var damagedCopy: String?
         var chain: ChainReport?
-        var chunk: [RecordedEvent] = []
-        chunk.reserveCapacity(Self.chunkEvents)
+        var damagedRecords = 0
         do {
-            // A failed write or encoding stops the read and is thrown after it (thrown inside, the store would wrap it).
-            var writeError: (any Error)?
-            try store.forEach(from: from) { event in
-                chunk.append(event)
-                guard chunk.count == Self.chunkEvents else { return true }
-                do { try sink.write(contentsOf: try Self.lines(chunk)) } catch { writeError = error; return false }
-                chunk.removeAll(keepingCapacity: true)
-                return true
+            // Pages of records, each read in a read transaction of its own and written after it: no snapshot is held
+            // while the output waits (a pipe to a slow reader). A record that does not decode is written as a
+            // `damaged` line and the export goes on (``DamagedExportLine``); the chain check below then fails.
+            var next = max(from, 1)
+            while true {
+                let page = try store.storedRecords(from: next, limit: Self.chunkEvents)
+                guard let last = page.last else { break }
+                let (lines, damaged) = try Self.lines(page, store: store)
+                try sink.write(contentsOf: lines)
+                damagedRecords += damaged
+                if page.count < Self.chunkEvents { break }
+                next = last.position + 1
             }
-            if let writeError { throw writeError }
-            try sink.write(contentsOf: try Self.lines(chunk))
             // The export copies the log as stored, damage included (what a forensic review needs), so it passes for
             // evidence only when the store's chain verifies; checked before a file export replaces FILE, so that a
             // damaged log never takes the place of last night's good export.
@@ -91,7 +92,11 @@ struct ExportCommand: ParsableCommand {
                 "The export was written to \($0), the log as stored, damage included; \(output ?? $0) was left as it was. "
             } ?? "The export holds the log as stored, damage included. "
             FileHandle.standardError.write(Data((
-                "Error: the store's chain is broken at position \(chain.firstBrokenPosition!): \(chain.problem ?? ""). "
+                "Error: the store's chain is broken at position \(chain.firstBrokenPosition!): "
+                    + "\(chain.problem.map { $0.hasSuffix(".") ? String($0.dropLast()) : $0 } ?? ""). "
+                    + (damagedRecords > 0
+                        ? "\(damagedRecords) record(s) did not decode: each is a line with `damaged` (why) and "
+                            + "`record_base64` (its bytes as stored) in place of the event. " : "")
                     + whereWritten + "`paylog import-log` will refuse it; run `paylog verify` on the store, and restore "
                     + "from a backup that verifies.\n").utf8))
             throw ExitCode(3)
@@ -101,30 +106,49 @@ struct ExportCommand: ParsableCommand {
     /// Events encoded and written at a time.
     static let chunkEvents = 4_096
 
-    /// `events` as export lines, each ending in a line feed, in order. The two halves are encoded at once, one per
-    /// core: encoding (JSON, base64, the times) is most of an export's work (1 M events: 12.3–12.5 s on one core
-    /// before, 7.3–7.8 s since).
-    static func lines(_ events: [RecordedEvent]) throws -> Data {
-        let parts = events.count < 64 ? 1 : 2
-        let encoded = Mutex<[Result<Data, any Error>?]>(Array(repeating: nil, count: parts))
+    /// `records` as export lines, each ending in a line feed, in order, and how many of them are damaged lines
+    /// (``PaylogStore/DamagedExportLine``: a record that does not decode, or whose payload does not decompress). The
+    /// two halves are encoded at once, one per core: encoding (JSON, base64, the times) is most of an export's work
+    /// (1 M events: 12.3–12.5 s on one core before, 7.3–7.8 s since). Called outside any read transaction of `store`,
+    /// which it reads the damaged records' bytes from.
+    static func lines(_ records: [StoredRecord], store: EventStore) throws -> (Data, damaged: Int) {
+        let parts = records.count < 64 ? 1 : 2
+        // Per part, its lines, with a damaged record's problem in place of its line: its bytes are read after.
+        let encoded = Mutex<[Result<[Result<Data, EventStoreError>], any Error>?]>(Array(repeating: nil, count: parts))
         DispatchQueue.concurrentPerform(iterations: parts) { part in
-            let range = (part * events.count / parts)..<((part + 1) * events.count / parts)
-            let result = Result { () throws -> Data in
+            let range = (part * records.count / parts)..<((part + 1) * records.count / parts)
+            let result = Result { () throws -> [Result<Data, EventStoreError>] in
                 let encoder = JSONEncoder()
                 encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-                var data = Data()
-                for event in events[range] {
-                    data.append(try encoder.encode(ExportLine(event)))
-                    data.append(0x0A)
+                return try records[range].map { record in
+                    switch record {
+                    case .event(let event):
+                        do { return .success(try encoder.encode(try ExportLine(event))) } catch let error as EventStoreError {
+                            return .failure(error)
+                        }
+                    case .damaged(_, let problem):
+                        return .failure(problem)
+                    }
                 }
-                return data
             }
             encoded.withLock { $0[part] = result }
         }
-        // The first failure in the log's order, as one pass would have met it.
-        return try encoded.withLock { results in
-            try results.reduce(into: Data()) { data, result in data.append(try result!.get()) }
+        let results = try encoded.withLock { $0 }.flatMap { try $0!.get() }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        var data = Data()
+        var damaged = 0
+        for (record, result) in zip(records, results) {
+            switch result {
+            case .success(let line): data.append(line)
+            case .failure(let problem):
+                damaged += 1
+                data.append(try encoder.encode(DamagedExportLine(
+                    position: record.position, problem: problem, bytes: try store.storedBytes(at: record.position))))
+            }
+            data.append(0x0A)
         }
+        return (data, damaged)
     }
 
     /// Where the export to `final` is written until it is complete: a hidden file beside it, named for this process.

@@ -172,6 +172,12 @@ struct ImportLogCommand: AsyncParsableCommand {
                 do {
                     event = try decoder.decode(ExportLine.self, from: Data(line.utf8)).recordedEvent()
                 } catch {
+                    if let damaged = try? decoder.decode(DamagedExportLine.self, from: Data(line.utf8)) {
+                        throw CLIError("Line \(number) of \(path) stands for the record at position \(damaged.position), "
+                            + "which the exporting store could not read (\(damaged.damaged)): the export of a damaged store "
+                            + "is evidence of the damage, not a log to restore: restore from a backup or an export that "
+                            + "verifies.")
+                    }
                     // A refused field's reason is a sentence of its own (an EventStoreError ends with its period).
                     let reason = (error as? DecodingError)?.reason ?? "\(error)"
                     throw CLIError("Line \(number) of \(path) is not an export line: \(reason)\(reason.hasSuffix(".") ? "" : ".")")

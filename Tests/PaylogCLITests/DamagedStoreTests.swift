@@ -149,4 +149,38 @@ struct DamagedStoreTests {
         // Still the same damage: the refused request did not overwrite the view's checkpoint.
         #expect(try PaylogProcess.run(["verify"] + store).stdout == verify.stdout)
     }
+
+    @Test("an undecodable record: export writes every other event and a damaged line in its place, exit 3; import-log refuses it")
+    func undecodableRecordExport() throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        let store = ["--store", dir.path]
+        #expect(try PaylogProcess.run(["demo", "--payments", "5"] + store).status == 0)
+        let good = try PaylogProcess.run(["export"] + store).stdout.split(separator: "\n", omittingEmptySubsequences: true)
+        let env = try Environment(path: dir.path)
+        let events = try env.openDatabase("events", create: false)
+        try env.write { txn in try txn.put([9, 9, 9], for: withUnsafeBytes(of: UInt64(3).bigEndian) { Array($0) }, in: events) }
+        env.close()
+        let exports = TemporaryDirectory()
+        defer { exports.remove() }
+        let export = try PaylogProcess.run(["export", "-o", exports.path + "/export.jsonl"] + store)
+        #expect(export.status == 3, "\(export.stderr)")
+        #expect(export.stderr.contains("1 record(s) did not decode"), "\(export.stderr)")
+        let written = try FileManager.default.contentsOfDirectory(atPath: exports.path)
+        #expect(written.count == 1 && written[0].hasPrefix("export.jsonl.chain-broken-"), "\(written)")
+        let path = exports.path + "/" + written[0]
+        let lines = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: true)
+        #expect(lines.count == good.count && good.count > 10)
+        for (index, line) in lines.enumerated() where index != 2 { #expect(line == good[index], "line \(index + 1)") }
+        let damaged = try PaylogProcess.jsonObject(String(lines[2]))
+        #expect(damaged["position"] as? Int == 3)
+        #expect(damaged["damaged"] as? String == "the value is 3 bytes, shorter than its header")
+        #expect(damaged["record_base64"] as? String == "CQkJ")
+        let target = TemporaryDirectory()
+        defer { target.remove() }
+        let imported = try PaylogProcess.run(["import-log", path, "--store", target.path])
+        #expect(imported.status == 1)
+        #expect(imported.stderr.contains("Line 3 of \(path) stands for the record at position 3, which the exporting "
+            + "store could not read (the value is 3 bytes, shorter than its header)"), "\(imported.stderr)")
+    }
 }

@@ -155,4 +155,27 @@ struct HashChainTests {
         #expect(try store.event(at: 1) != nil)
         store.close()
     }
+
+    @Test("storedRecords reads past an undecodable record, naming it in its place; storedBytes gives its bytes")
+    func storedRecordsPastDamage() async throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        try await populate(dir.path, count: 5)
+        try tamper(dir.path) { txn, events in try txn.put([9, 9, 9], for: key(3), in: events) }
+        let store = try EventStore(path: dir.path)
+        defer { store.close() }
+        let records = try store.storedRecords(from: 2, limit: 10)
+        #expect(records.map(\.position) == [2, 3, 4, 5])
+        guard case .damaged(3, .corruptRecord(3, let reason)) = records[1] else {
+            Issue.record("position 3 is not reported damaged: \(records[1])")
+            return
+        }
+        #expect(reason == "the value is 3 bytes, shorter than its header")
+        if case .event(let event) = records[2] { #expect(event.position == 4 && event.streamID == "pay-0") } else {
+            Issue.record("position 4 does not decode: \(records[2])")
+        }
+        #expect(try store.storedBytes(at: 3) == [9, 9, 9])
+        #expect(try store.storedBytes(at: 6) == nil)
+        #expect(try store.storedRecords(from: 5, limit: 1).map(\.position) == [5])
+    }
 }
