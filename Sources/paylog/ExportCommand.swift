@@ -113,39 +113,51 @@ struct ExportCommand: ParsableCommand {
     /// which it reads the damaged records' bytes from.
     static func lines(_ records: [StoredRecord], store: EventStore) throws -> (Data, damaged: Int) {
         let parts = records.count < 64 ? 1 : 2
-        // Per part, its lines, with a damaged record's problem in place of its line: its bytes are read after.
-        let encoded = Mutex<[Result<[Result<Data, EventStoreError>], any Error>?]>(Array(repeating: nil, count: parts))
+        // Per part, its lines in runs: each run's lines, then the record after them that does not decode (its
+        // position and problem), if any; its line is written after, with its bytes read from the store. A part
+        // without damage is one run, as many bytes as its lines.
+        typealias Run = (lines: Data, damaged: (position: UInt64, problem: EventStoreError)?)
+        let encoded = Mutex<[Result<[Run], any Error>?]>(Array(repeating: nil, count: parts))
         DispatchQueue.concurrentPerform(iterations: parts) { part in
             let range = (part * records.count / parts)..<((part + 1) * records.count / parts)
-            let result = Result { () throws -> [Result<Data, EventStoreError>] in
+            let result = Result { () throws -> [Run] in
                 let encoder = JSONEncoder()
                 encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-                return try records[range].map { record in
+                var runs: [Run] = []
+                var data = Data()
+                for record in records[range] {
+                    var problem: EventStoreError
                     switch record {
                     case .event(let event):
-                        do { return .success(try encoder.encode(try ExportLine(event))) } catch let error as EventStoreError {
-                            return .failure(error)
+                        do {
+                            data.append(try encoder.encode(try ExportLine(event)))
+                            data.append(0x0A)
+                            continue
+                        } catch let error as EventStoreError {
+                            problem = error  // a payload that does not decompress
                         }
-                    case .damaged(_, let problem):
-                        return .failure(problem)
+                    case .damaged(_, let error):
+                        problem = error
                     }
+                    runs.append((data, (record.position, problem)))
+                    data = Data()
                 }
+                runs.append((data, nil))
+                return runs
             }
             encoded.withLock { $0[part] = result }
         }
-        let results = try encoded.withLock { $0 }.flatMap { try $0!.get() }
+        let runs = try encoded.withLock { $0 }.flatMap { try $0!.get() }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         var data = Data()
         var damaged = 0
-        for (record, result) in zip(records, results) {
-            switch result {
-            case .success(let line): data.append(line)
-            case .failure(let problem):
-                damaged += 1
-                data.append(try encoder.encode(DamagedExportLine(
-                    position: record.position, problem: problem, bytes: try store.storedBytes(at: record.position))))
-            }
+        for run in runs {
+            data.append(run.lines)
+            guard let (position, problem) = run.damaged else { continue }
+            damaged += 1
+            data.append(try encoder.encode(
+                DamagedExportLine(position: position, problem: problem, bytes: try store.storedBytes(at: position))))
             data.append(0x0A)
         }
         return (data, damaged)

@@ -159,23 +159,46 @@ struct DamagedStoreTests {
         let good = try PaylogProcess.run(["export"] + store).stdout.split(separator: "\n", omittingEmptySubsequences: true)
         let env = try Environment(path: dir.path)
         let events = try env.openDatabase("events", create: false)
-        try env.write { txn in try txn.put([9, 9, 9], for: withUnsafeBytes(of: UInt64(3).bigEndian) { Array($0) }, in: events) }
+        let key = { (position: Int) in withUnsafeBytes(of: UInt64(position).bigEndian) { Array($0) } }
+        // Position 3's record cut to three bytes, and the payload of the first compressed record after position 5 made
+        // undecompressable (its zstd frame's magic number, 28 B5 2F FD, changed): an envelope and a payload damaged.
+        var framed = 0
+        try env.write { txn in
+            try txn.put([9, 9, 9], for: key(3), in: events)
+            for position in 6..<good.count {
+                guard var value = try txn.value(for: key(position), in: events), value[0] == 2,
+                      let magic = (0..<(value.count - 3)).first(where: { value[$0..<($0 + 4)] == [0x28, 0xB5, 0x2F, 0xFD] })
+                else { continue }
+                value[magic + 3] = 0xFE
+                try txn.put(value, for: key(position), in: events)
+                framed = position
+                break
+            }
+        }
         env.close()
+        try #require(framed > 0, "a compressed record to damage")
         let exports = TemporaryDirectory()
         defer { exports.remove() }
         let export = try PaylogProcess.run(["export", "-o", exports.path + "/export.jsonl"] + store)
         #expect(export.status == 3, "\(export.stderr)")
-        #expect(export.stderr.contains("1 record(s) did not decode"), "\(export.stderr)")
+        #expect(export.stderr.contains("2 record(s) did not decode"), "\(export.stderr)")
         let written = try FileManager.default.contentsOfDirectory(atPath: exports.path)
         #expect(written.count == 1 && written[0].hasPrefix("export.jsonl.chain-broken-"), "\(written)")
         let path = exports.path + "/" + written[0]
         let lines = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: true)
         #expect(lines.count == good.count && good.count > 10)
-        for (index, line) in lines.enumerated() where index != 2 { #expect(line == good[index], "line \(index + 1)") }
+        for (index, line) in lines.enumerated() where index != 2 && index != framed - 1 {
+            #expect(line == good[index], "line \(index + 1)")
+        }
         let damaged = try PaylogProcess.jsonObject(String(lines[2]))
         #expect(damaged["position"] as? Int == 3)
         #expect(damaged["damaged"] as? String == "the value is 3 bytes, shorter than its header")
         #expect(damaged["record_base64"] as? String == "CQkJ")
+        let frame = try PaylogProcess.jsonObject(String(lines[framed - 1]))
+        #expect(frame["position"] as? Int == framed)
+        #expect((frame["damaged"] as? String)?.hasPrefix("its compressed payload is damaged") == true, "\(frame)")
+        let stored = try #require((frame["record_base64"] as? String).flatMap { Data(base64Encoded: $0) })
+        #expect(stored.count > 40 && stored.first == 2 && stored.contains(0xFE))
         let target = TemporaryDirectory()
         defer { target.remove() }
         let imported = try PaylogProcess.run(["import-log", path, "--store", target.path])
