@@ -8,7 +8,13 @@ struct ChainHead: Sendable, Hashable {
     static let empty = ChainHead(position: 0, hash: .genesis)
 
     static func load(_ txn: borrowing Transaction, _ databases: StoreDatabases) throws -> ChainHead {
-        guard let bytes = try txn.value(for: StoreKeys.head, in: databases.meta) else { return .empty }
+        try load(txn, meta: databases.meta)
+    }
+
+    /// The head stored in `meta` (``empty`` when none is), or ``EventStoreError/metaDamaged(entry:reason:)`` when it
+    /// is not 40 bytes: what the open checks before it writes anything.
+    static func load(_ txn: borrowing Transaction, meta: Database) throws -> ChainHead {
+        guard let bytes = try txn.value(for: StoreKeys.head, in: meta) else { return .empty }
         guard bytes.count == 40 else {
             throw EventStoreError.metaDamaged(entry: "head", reason: "is \(bytes.count) bytes, not 40")
         }
@@ -35,10 +41,7 @@ struct ChainHead: Sendable, Hashable {
                     + "Nothing was appended; `paylog verify` says where the chain breaks")
         }
         if let ahead = try head.viewAhead(txn, databases) {
-            throw EventStoreError.corruptIndex(
-                name: "events",
-                reason: head.cutShortProblem(view: ahead.view, position: ahead.position) + ". Nothing was appended (it "
-                    + "would overwrite that checkpoint, the trace of the removal); `paylog verify` reports it")
+            throw EventStoreError.logCutShort(view: ahead.view, checkpoint: ahead.position, head: head.position)
         }
         return head
     }

@@ -30,6 +30,11 @@ extension EventStore {
         try await onWriterThread { [environment, databases] in
             try environment.write { txn in
                 var head = try ChainHead.load(txn, databases)
+                // A store emptied behind paylog's back (its events and head deleted) passes for an empty one, but its
+                // views' checkpoints still stand where the log ended: importing would overwrite them.
+                if let ahead = try head.viewAhead(txn, databases) {
+                    throw EventStoreError.logCutShort(view: ahead.view, checkpoint: ahead.position, head: head.position)
+                }
                 for event in events {
                     guard event.position == head.position + 1 else {
                         // Ahead of the store: the export has no line for a position (removed or lost). At or behind it:

@@ -12,6 +12,7 @@ extension EventStore {
             guard let format = try StoredFormat.read(txn, meta: meta) else {
                 throw EventStoreError.readOnlyNoLog(reason: "it records no log format: it was never opened read-write")
             }
+            _ = try ChainHead.load(txn, meta: meta)
             guard format == StoreKeys.currentFormat else {
                 if format > StoreKeys.currentFormat {
                     throw EventStoreError.unsupportedFormat(found: format, supported: StoreKeys.currentFormat)

@@ -122,7 +122,9 @@ extension EventStore {
             // stands at the log's end, as the live one does (``catchUpLive``), and goes live there.
             var atLogEnd = false
             if checkpoint.position < head {
-                let applied = try applyRange(projection, from: checkpoint.position + 1, limit: chunk, txn, databases, view)
+                let applied = try applyRange(
+                    projection, from: checkpoint.position + 1, limit: Int(min(UInt64(chunk), head - checkpoint.position)),
+                    txn, databases, view)
                 atLogEnd = applied == checkpoint.position
                 checkpoint.position = applied
             }

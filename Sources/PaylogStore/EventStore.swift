@@ -579,6 +579,12 @@ public final class EventStore: Sendable {
                         operation: "rebuild the \(projection.name) view, which this release changed (view version "
                             + "\(checkpoint.version) → \(projection.version)), as opening the store does")
                 }
+                // A view standing past the head is the trace of a log cut short (``ChainHead/viewAhead(_:_:)``); the
+                // new generation would go live at the head and erase it.
+                let head = try environment.read { txn in try ChainHead.load(txn, databases).position }
+                guard checkpoint.position <= head else {
+                    throw EventStoreError.logCutShort(view: projection.name, checkpoint: checkpoint.position, head: head)
+                }
                 try startGreen(projection, environment: environment, databases: databases)
                 if let folding = projection as? any StreamFoldingProjection {
                     try buildGreenByFolding(folding, environment: environment, databases: databases)
@@ -596,7 +602,10 @@ public final class EventStore: Sendable {
             var checkpoint = try ProjectionCheckpoint.load(projection.name, txn, databases.meta)!
             let head = try ChainHead.load(txn, databases).position
             guard checkpoint.position < head else { return false }
-            let applied = try applyRange(projection, from: checkpoint.position + 1, limit: 10_000, txn, databases, view)
+            // Never past the head, even where events lie beyond it (a head rolled back): a checkpoint past the head is
+            // the trace of a log cut short (``ChainHead/viewAhead(_:_:)``), never paylog's doing.
+            let limit = Int(min(10_000, head - checkpoint.position))
+            let applied = try applyRange(projection, from: checkpoint.position + 1, limit: limit, txn, databases, view)
             // No event left below the head: it names positions the log does not hold (events removed from the log's
             // end, or the head edited; `paylog verify` says which). The view stands at the log's end; chasing the head
             // would never end, and a store that cannot open cannot be verified.
@@ -639,6 +648,8 @@ public final class EventStore: Sendable {
                 throw EventStoreError.migrationFailed(from: 0, reason: "the `meta` database cannot be created")
             }
             let format = try StoredFormat.read(txn, meta: meta)
+            // A damaged head stops the open here, before any of its transactions writes (views' generations deleted).
+            _ = try ChainHead.load(txn, meta: meta)
             if let format, format != StoreKeys.currentFormat {
                 guard (StoreKeys.oldestMigratableFormat..<StoreKeys.currentFormat).contains(format) else {
                     throw EventStoreError.unsupportedFormat(found: format, supported: StoreKeys.currentFormat)

@@ -67,6 +67,11 @@ public enum EventStoreError: Error, Sendable, Equatable, CustomStringConvertible
     /// The `entry` of the store's `meta` database (`format`, the log format; `head`, the chain head) is missing or
     /// malformed (`reason`). Without it the log cannot be read or its end checked, so nothing was opened or written.
     case metaDamaged(entry: String, reason: String)
+    /// The `view` view's checkpoint stands at `checkpoint`, past the chain head at `head`: events after `head` were
+    /// removed from the log's end and the head rewritten to match (a log that would verify as a shorter, intact
+    /// one), or the checkpoint was edited (``ChainHead/viewAhead(_:_:)``). Refused: an append, an import, or
+    /// rebuilding that view at open, any of which would overwrite the checkpoint, the damage's only trace.
+    case logCutShort(view: String, checkpoint: UInt64, head: UInt64)
 
     /// `error` as an event-store error: itself, a storage error for LMDB's, or a storage error describing it.
     static func wrapping(_ error: any Error) -> EventStoreError {
@@ -175,8 +180,15 @@ public enum EventStoreError: Error, Sendable, Equatable, CustomStringConvertible
         case .metaDamaged(let entry, let reason):
             return "The store's `meta` database is damaged: its `\(entry)` entry \(reason). paylog never writes it so, "
                 + "and will not guess it: nothing was opened and nothing written. Keep a copy of the store directory "
-                + "as evidence, then restore the store from a backup (`paylog backup`) or import its last export into a "
-                + "new store (`paylog import-log`)."
+                + "as evidence; then point --store at a copy made by `paylog backup` whose `paylog verify` prints the "
+                + "head position and hash you kept, or `paylog import-log` the last export into a new store."
+        case .logCutShort(let view, let checkpoint, let head):
+            return "The store's log looks cut short: "
+                + ChainHead(position: head, hash: .genesis).cutShortProblem(view: view, position: checkpoint)
+                + ". Nothing was written: appending, importing or rebuilding that view would overwrite the checkpoint, "
+                + "the damage's only trace. Keep a copy of the store directory as evidence (`paylog verify --read-only` "
+                + "reports the damage); then point --store at a copy made by `paylog backup` whose `paylog verify` "
+                + "prints the head position and hash you kept, or `paylog import-log` the last export into a new store."
         case .backupFailed(let destination, let reason):
             let reason = reason.hasSuffix(".") ? String(reason.dropLast()) : reason
             return "Cannot back up the store to \(destination): \(reason). The store itself is untouched; pick a new "

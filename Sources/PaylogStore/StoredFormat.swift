@@ -11,9 +11,9 @@ enum StoredFormat {
     ///   if it were new, and hide the damage.
     static func read(_ txn: borrowing Transaction, meta: Database) throws -> UInt32? {
         guard let stored = try txn.value(for: StoreKeys.format, in: meta) else {
-            if let events = try txn.openDatabase("events", create: false), try txn.count(events) > 0 {
-                throw EventStoreError.metaDamaged(
-                    entry: "format", reason: "is missing, but the log holds \(try txn.count(events)) event(s)")
+            let count = try txn.openDatabase("events", create: false).map { try txn.count($0) } ?? 0
+            if count > 0 {
+                throw EventStoreError.metaDamaged(entry: "format", reason: "is missing, but the log holds \(count) event(s)")
             }
             return nil
         }

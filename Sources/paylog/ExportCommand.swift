@@ -126,7 +126,7 @@ struct ExportCommand: ParsableCommand {
                 var runs: [Run] = []
                 var data = Data()
                 for record in records[range] {
-                    var problem: EventStoreError
+                    let problem: EventStoreError
                     switch record {
                     case .event(let event):
                         do {

@@ -31,7 +31,14 @@ struct RebuildViewsCommand: AsyncParsableCommand {
 
     func run() async throws {
         // A damaged live view must not stop the one command that replaces it.
-        let store = try storeOptions.openExisting(forRebuild: true)
+        let store: EventStore
+        do {
+            store = try storeOptions.openExisting(forRebuild: true)
+        } catch let damage as ChainDamageAtOpen {
+            // The chain's damage stopped the open: nothing rebuilt, exit 3 as for a chain broken below.
+            FileHandle.standardError.write(Data("Error: \(damage)\n".utf8))
+            throw ExitCode(3)
+        }
         defer { store.close() }
         // Views rebuilt from a damaged log would present the damage as the payments' state (a deleted head empties
         // them): the chain is checked first, and a broken one is reported as `paylog verify` reports it.

@@ -34,7 +34,7 @@ struct ReplayCommand: AsyncParsableCommand {
         let store: EventStore
         do {
             store = try storeOptions.openExisting(readOnly: access.readOnly)
-        } catch let damage as ChainHeadDamage where payment == nil {
+        } catch let damage as ChainDamageAtOpen where payment == nil {
             // Nothing can be replayed, and the reason is the chain's damage: exit 3, as for a broken chain.
             FileHandle.standardError.write(Data("Error: \(damage)\n".utf8))
             throw ExitCode(3)

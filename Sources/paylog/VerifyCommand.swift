@@ -19,12 +19,15 @@ struct VerifyCommand: ParsableCommand {
         let store: EventStore
         do {
             store = try storeOptions.openExisting(readOnly: access.readOnly)
-        } catch let damage as ChainHeadDamage {
-            // A damaged chain head stops the store's open, and it is the chain's damage: reported as such.
+        } catch let damage as ChainDamageAtOpen {
+            // Damage to the chain that stops the store's open (a damaged head, a log cut short under a view this
+            // release rebuilds): reported as the broken chain it is.
             if json {
-                print(try JSONText.encode(["chain_ok": false, "events_checked": 0, "problem": damage.problem] as [String: Any]))
+                var object: [String: Any] = ["chain_ok": false, "events_checked": 0, "problem": damage.problem]
+                if let broken = damage.firstBrokenPosition { object["first_broken_position"] = broken }
+                print(try JSONText.encode(object))
             } else {
-                print("CHAIN BROKEN: \(damage.problem).")
+                print(damage.verdict)
             }
             FileHandle.standardError.write(Data("Error: \(damage)\n".utf8))
             throw ExitCode(3)

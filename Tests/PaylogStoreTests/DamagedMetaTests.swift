@@ -59,19 +59,44 @@ struct DamagedMetaTests {
         #expect(report.firstBrokenPosition == 9 && report.eventsChecked == 8 && report.headHash == nil)
         #expect(report.problem?.contains("the counting view was brought up to position 10, but the log and its head "
             + "end at position 8") == true, "\(report.problem ?? "")")
-        await #expect {
+        let cut = EventStoreError.logCutShort(view: "counting", checkpoint: 10, head: 8)
+        await #expect(throws: cut) {
             _ = try await store.append([StoreFixtures.event("T", "after the cut")], to: "pay-new")
-        } throws: { error in
-            guard case .corruptIndex("events", let reason)? = error as? EventStoreError else { return false }
-            return reason.contains("counting view was brought up to position 10") && reason.contains("Nothing was appended")
         }
+        #expect(cut.chainDamage?.firstBrokenPosition == 9)
+        #expect(cut.description.contains("the counting view was brought up to position 10, but the log and its head end "
+            + "at position 8") && cut.description.contains("Nothing was written"), "\(cut)")
         store.close()
+        // A release whose view version changed rebuilds that view at open, and the new generation would go live at
+        // the head: refused, the checkpoint kept.
+        #expect(throws: cut) { try EventStore(path: dir.path, projections: [CountingProjection(version: 2)]).close() }
         // The refused append wrote nothing: the log still ends at 8, and the view's checkpoint, the trace, is kept.
         #expect(try metaValue(dir.path, "projection:counting") == checkpoint)
         let reopened = try EventStore(path: dir.path, options: Self.readOnly, projections: [CountingProjection()])
         defer { reopened.close() }
         let again = try reopened.verifyChain()
         #expect(again.lastPosition == 8 && again.firstBrokenPosition == 9)
+    }
+
+    @Test("a store emptied behind paylog's back (events and head deleted, views kept) refuses an import")
+    func emptiedStoreImport() async throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        try await populate(dir.path)
+        let source = try EventStore(path: dir.path, projections: [CountingProjection()])
+        let events = try (1...10).map { try #require(try source.event(at: $0)) }
+        source.close()
+        try tamper(dir.path) { txn, meta, events in
+            try txn.clear(events)
+            _ = try txn.delete(Array("head".utf8), in: meta)
+        }
+        let store = try EventStore(path: dir.path, projections: [CountingProjection()])
+        defer { store.close() }
+        #expect(try store.lastPosition() == 0)
+        await #expect(throws: EventStoreError.logCutShort(view: "counting", checkpoint: 10, head: 0)) {
+            try await store.importEvents(events)
+        }
+        #expect(try store.lastPosition() == 0)
     }
 
     @Test("a missing log format beside events refuses the open, read-write or read-only, and is left missing")
@@ -81,10 +106,10 @@ struct DamagedMetaTests {
         try await populate(dir.path)
         try tamper(dir.path) { txn, meta, _ in _ = try txn.delete(Array("format".utf8), in: meta) }
         let damage = EventStoreError.metaDamaged(entry: "format", reason: "is missing, but the log holds 10 event(s)")
-        #expect(throws: damage) { _ = try EventStore(path: dir.path, projections: [CountingProjection()]) }
-        #expect(throws: damage) { _ = try EventStore(path: dir.path, options: Self.readOnly, projections: []) }
+        #expect(throws: damage) { try EventStore(path: dir.path, projections: [CountingProjection()]).close() }
+        #expect(throws: damage) { try EventStore(path: dir.path, options: Self.readOnly, projections: []).close() }
         #expect(try metaValue(dir.path, "format") == nil, "not rewritten as the current format")
-        #expect(damage.damagedChainHead == nil)
+        #expect(damage.chainDamage == nil)
         #expect(damage.description.contains("`format` entry is missing") && damage.description.contains("backup"))
     }
 
@@ -95,8 +120,8 @@ struct DamagedMetaTests {
         try await populate(dir.path)
         try tamper(dir.path) { txn, meta, _ in try txn.put([0, 0, 5], for: Array("format".utf8), in: meta) }
         let damage = EventStoreError.metaDamaged(entry: "format", reason: "is 3 bytes, not 4")
-        #expect(throws: damage) { _ = try EventStore(path: dir.path, projections: [CountingProjection()]) }
-        #expect(throws: damage) { _ = try EventStore(path: dir.path, options: Self.readOnly, projections: []) }
+        #expect(throws: damage) { try EventStore(path: dir.path, projections: [CountingProjection()]).close() }
+        #expect(throws: damage) { try EventStore(path: dir.path, options: Self.readOnly, projections: []).close() }
         #expect(try metaValue(dir.path, "format") == [0, 0, 5])
     }
 
@@ -108,9 +133,15 @@ struct DamagedMetaTests {
         let head = try #require(try metaValue(dir.path, "head"))
         try tamper(dir.path) { txn, meta, _ in try txn.put(Array(head.dropLast()), for: Array("head".utf8), in: meta) }
         let damage = EventStoreError.metaDamaged(entry: "head", reason: "is 39 bytes, not 40")
-        #expect(throws: damage) { _ = try EventStore(path: dir.path, projections: [CountingProjection()]) }
-        #expect(throws: damage) { _ = try EventStore(path: dir.path, options: Self.readOnly, projections: [CountingProjection()]) }
-        #expect(damage.damagedChainHead?.contains("is 39 bytes, not 40: where the log ends cannot be checked") == true)
+        let file = try Data(contentsOf: URL(fileURLWithPath: dir.path + "/data.mdb"))
+        #expect(throws: damage) { try EventStore(path: dir.path, projections: [CountingProjection()]).close() }
+        #expect(throws: damage) { try EventStore(path: dir.path, projections: [CountingProjection(version: 2)]).close() }
+        #expect(throws: damage) { try EventStore(path: dir.path, projections: []).close() }
+        // Refused before any transaction of the open wrote (a view rebuilt, older generations deleted).
+        #expect(try Data(contentsOf: URL(fileURLWithPath: dir.path + "/data.mdb")) == file)
+        #expect(throws: damage) { try EventStore(path: dir.path, options: Self.readOnly, projections: [CountingProjection()]).close() }
+        #expect(damage.chainDamage?.problem.contains("is 39 bytes, not 40: where the log ends cannot be checked") == true)
+        #expect(damage.chainDamage?.firstBrokenPosition == nil)
         #expect(try metaValue(dir.path, "head") == Array(head.dropLast()))
     }
 
