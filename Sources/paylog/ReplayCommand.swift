@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import PaylogPresentation
 import PaylogStore
 import PaylogWorkflow
 
@@ -35,7 +36,17 @@ struct ReplayCommand: AsyncParsableCommand {
         do {
             store = try storeOptions.openExisting(readOnly: access.readOnly)
         } catch let damage as ChainDamageAtOpen where payment == nil {
-            // Nothing can be replayed, and the reason is the chain's damage: exit 3, as for a broken chain.
+            // Nothing can be replayed, and the reason is the chain's damage: reported as a broken chain (exit 3).
+            if json {
+                var object: [String: Any] = [
+                    "chain_ok": false, "chain_problem": damage.problem, "replayed": false, "exit_status": 3,
+                ]
+                if let broken = damage.firstBrokenPosition { object["chain_first_broken_position"] = broken }
+                print(try JSONText.encode(object))
+            } else {
+                print("hash chain: BROKEN\(damage.firstBrokenPosition.map { " at position \($0)" } ?? ""): \(damage.problem)")
+                print("nothing replayed: the store cannot be opened")
+            }
             FileHandle.standardError.write(Data("Error: \(damage)\n".utf8))
             throw ExitCode(3)
         }
