@@ -12,6 +12,10 @@ public struct ChainReport: Sendable, Hashable {
     /// ``lastPosition``, what identifies the whole log. Kept beside a backup or an export, it shows a copy that was
     /// cut short (whose shorter chain still verifies) for what it is.
     public var headHash: String?
+    /// True when what breaks the chain is a live view standing past its head (``firstBrokenPosition`` is the
+    /// position after the head): the log was cut short with its head rewritten to match, so the events it still holds
+    /// chain intact, and an export of them imports as a shorter log that verifies.
+    public var isCutShort = false
 
     /// True when every event checked out and the chain reaches the stored head.
     public var isIntact: Bool { firstBrokenPosition == nil }

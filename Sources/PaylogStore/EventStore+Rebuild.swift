@@ -41,6 +41,7 @@ extension EventStore {
         mappedMemoryLimit: Int? = EventStore.defaultRebuildMappedLimit,
         progress: @escaping @Sendable (UInt64, UInt64) -> Void = { _, _ in }
     ) async throws -> RebuildTimings {
+        precondition(chunk > 0, "a rebuild's catch-up applies at least one event per turn (chunk \(chunk))")
         // Another process with the store open keeps the live generation in memory: swapping one in under it would
         // leave it on a replaced view. So the rebuild needs the store to itself (ViewsLock), and keeps it throughout.
         if let viewsLock, try !viewsLock.tryLock(.exclusive) {
@@ -90,8 +91,14 @@ extension EventStore {
     }
 
     /// Creates the next generation's empty databases and a green checkpoint at position 0.
+    /// Refused (``EventStoreError/logCutShort(view:checkpoint:head:)``) when a live view stands past the head: the
+    /// trace of a log cut short, which the new generation, live at the head, would erase.
     static func startGreen(_ projection: any InlineProjection, environment: Environment, databases: StoreDatabases) throws {
         let set = try environment.write { txn -> ViewRegistry.ViewSet in
+            let head = try ChainHead.load(txn, databases)
+            if let ahead = try head.viewAhead(txn, databases) {
+                throw EventStoreError.logCutShort(view: ahead.view, checkpoint: ahead.position, head: head.position)
+            }
             let live = try ProjectionCheckpoint.load(projection.name, txn, databases.meta)
             let generation = (live?.generation ?? 0) + 1
             var set = ViewRegistry.ViewSet(generation: generation, databases: [:])
@@ -123,8 +130,7 @@ extension EventStore {
             var atLogEnd = false
             if checkpoint.position < head {
                 let applied = try applyRange(
-                    projection, from: checkpoint.position + 1, limit: Int(min(UInt64(chunk), head - checkpoint.position)),
-                    txn, databases, view)
+                    projection, from: checkpoint.position + 1, through: head, limit: chunk, txn, databases, view)
                 atLogEnd = applied == checkpoint.position
                 checkpoint.position = applied
             }

@@ -442,6 +442,7 @@ public final class EventStore: Sendable {
     public func verifyChain(progress: ((UInt64, UInt64) -> Void)? = nil) throws(EventStoreError) -> ChainReport {
         var head = ChainHead.empty
         var viewAhead: (view: String, position: UInt64)?
+        var cutShort = false
         var previous = ChainDigest.genesis
         var expected: UInt64 = 1
         var checked: UInt64 = 0
@@ -473,11 +474,12 @@ public final class EventStore: Sendable {
                 broken = (head.position, "the last event's hash does not match the stored head")
             } else if let viewAhead {
                 broken = (head.position + 1, head.cutShortProblem(view: viewAhead.view, position: viewAhead.position))
+                cutShort = true
             }
         }
         return ChainReport(
             eventsChecked: checked, lastPosition: head.position, firstBrokenPosition: broken?.0, problem: broken?.1,
-            headHash: broken == nil && checked > 0 ? previous.hex : nil)
+            headHash: broken == nil && checked > 0 ? previous.hex : nil, isCutShort: cutShort)
     }
 
     static func chainProblem(
@@ -543,6 +545,15 @@ public final class EventStore: Sendable {
             let checkpoint = try environment.write { txn -> ProjectionCheckpoint in
                 let stored = try ProjectionCheckpoint.load(projection.name, txn, databases.meta)
                     ?? ProjectionCheckpoint(version: projection.version, position: 0, generation: 0)
+                // A view this release rebuilds, standing past the head: the trace of a log cut short
+                // (``ChainHead/viewAhead(_:_:)``), which the new generation, live at the head, would erase. Refused
+                // before this transaction writes anything.
+                if stored.version != projection.version {
+                    let head = try ChainHead.load(txn, databases).position
+                    guard stored.position <= head else {
+                        throw EventStoreError.logCutShort(view: projection.name, checkpoint: stored.position, head: head)
+                    }
+                }
                 var set = ViewRegistry.ViewSet(generation: stored.generation, databases: [:])
                 for name in projection.databaseNames {
                     set.databases[name] = try txn.openDatabase(
@@ -579,12 +590,6 @@ public final class EventStore: Sendable {
                         operation: "rebuild the \(projection.name) view, which this release changed (view version "
                             + "\(checkpoint.version) → \(projection.version)), as opening the store does")
                 }
-                // A view standing past the head is the trace of a log cut short (``ChainHead/viewAhead(_:_:)``); the
-                // new generation would go live at the head and erase it.
-                let head = try environment.read { txn in try ChainHead.load(txn, databases).position }
-                guard checkpoint.position <= head else {
-                    throw EventStoreError.logCutShort(view: projection.name, checkpoint: checkpoint.position, head: head)
-                }
                 try startGreen(projection, environment: environment, databases: databases)
                 if let folding = projection as? any StreamFoldingProjection {
                     try buildGreenByFolding(folding, environment: environment, databases: databases)
@@ -604,8 +609,8 @@ public final class EventStore: Sendable {
             guard checkpoint.position < head else { return false }
             // Never past the head, even where events lie beyond it (a head rolled back): a checkpoint past the head is
             // the trace of a log cut short (``ChainHead/viewAhead(_:_:)``), never paylog's doing.
-            let limit = Int(min(10_000, head - checkpoint.position))
-            let applied = try applyRange(projection, from: checkpoint.position + 1, limit: limit, txn, databases, view)
+            let applied = try applyRange(
+                projection, from: checkpoint.position + 1, through: head, limit: 10_000, txn, databases, view)
             // No event left below the head: it names positions the log does not hold (events removed from the log's
             // end, or the head edited; `paylog verify` says which). The view stands at the log's end; chasing the head
             // would never end, and a store that cannot open cannot be verified.
@@ -616,9 +621,11 @@ public final class EventStore: Sendable {
         }
     }
 
-    /// Applies up to `limit` events from `position` on to `view`, as one batch; returns the last position applied.
+    /// Applies up to `limit` events from `position` on, none past `through`, to `view`, as one batch; returns the last
+    /// position applied. `through` is the chain head: where events lie past it (a head rolled back), a view brought past
+    /// it would stand where only a log cut short leaves a view (``ChainHead/viewAhead(_:_:)``).
     static func applyRange(
-        _ projection: any InlineProjection, from position: UInt64, limit: Int, _ txn: borrowing Transaction,
+        _ projection: any InlineProjection, from position: UInt64, through: UInt64, limit: Int, _ txn: borrowing Transaction,
         _ databases: StoreDatabases, _ view: ProjectionDatabases
     ) throws -> UInt64 {
         var events: [RecordedEvent] = []
@@ -627,10 +634,13 @@ public final class EventStore: Sendable {
         try txn.withCursor(databases.events) { cursor in
             var found = try cursor.move(.atOrAfter, key: StoreKeys.event(position))
             while found && events.count < limit {
-                events.append(try cursor.withCurrent { key, value in
-                    try RecordCodec.decode(
-                        value, position: try StoreKeys.position(ofEventKey: key), dictionaries: databases.payloads, names: &names)
-                })
+                let event = try cursor.withCurrent { key, value -> RecordedEvent? in
+                    let at = try StoreKeys.position(ofEventKey: key)
+                    guard at <= through else { return nil }
+                    return try RecordCodec.decode(value, position: at, dictionaries: databases.payloads, names: &names)
+                }
+                guard let event else { break }
+                events.append(event)
                 found = try cursor.move(.next)
             }
         }

@@ -91,6 +91,16 @@ struct ExportCommand: ParsableCommand {
             let whereWritten = damagedCopy.map {
                 "The export was written to \($0), the log as stored, damage included; \(output ?? $0) was left as it was. "
             } ?? "The export holds the log as stored, damage included. "
+            if chain.isCutShort {
+                // The events left chain intact: this export would import as a shorter log that verifies.
+                FileHandle.standardError.write(Data((
+                    "Error: the store's log looks cut short: \(chain.problem ?? ""). The export holds the log as it now "
+                        + "stands, up to position \(chain.lastPosition), which `paylog import-log` would accept as a shorter "
+                        + "log that verifies: do not restore from it. " + whereWritten + "Keep a copy of the store "
+                        + "directory, and restore from a backup copy whose `paylog verify` prints the head position and "
+                        + "hash you kept.\n").utf8))
+                throw ExitCode(3)
+            }
             FileHandle.standardError.write(Data((
                 "Error: the store's chain is broken at position \(chain.firstBrokenPosition!): "
                     + "\(chain.problem.map { $0.hasSuffix(".") ? String($0.dropLast()) : $0 } ?? ""). "

@@ -27,12 +27,24 @@ struct ImportLogCommand: AsyncParsableCommand {
     /// Events per import transaction.
     static let batchSize = 2_000
 
-    /// Refuses a store that holds events: an export is restored into an empty store only.
+    /// Refuses a store that holds events: an export is restored into an empty store only. Also one that holds none
+    /// but whose chain is broken (exit 3): its events and head deleted behind paylog's back, with its views still
+    /// standing where the log ended (``PaylogStore/ChainReport/isCutShort``), the damage's only trace, which the
+    /// import would overwrite.
     static func requireEmpty(_ store: EventStore, at path: String) throws {
         let held = try store.lastPosition()
         guard held == 0 else {
             throw CLIError("The store at \(path) already holds \(held) events; import-log restores an export into an empty "
                 + "store only: give --store a new directory (it is created) and point the server or commands at it.")
+        }
+        let chain = try store.verifyChain()
+        guard chain.isIntact else {
+            FileHandle.standardError.write(Data((
+                "Error: The store at \(path) holds no events, but its chain is broken at position "
+                    + "\(chain.firstBrokenPosition!): \(chain.problem ?? ""). Nothing was imported: the import would "
+                    + "overwrite that trace. Keep a copy of the directory as evidence, and import into a new directory "
+                    + "(--store NEW).\n").utf8))
+            throw ExitCode(3)
         }
     }
 

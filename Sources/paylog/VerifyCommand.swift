@@ -20,8 +20,15 @@ struct VerifyCommand: ParsableCommand {
         do {
             store = try storeOptions.openExisting(readOnly: access.readOnly)
         } catch let damage as ChainDamageAtOpen {
-            // Damage to the chain that stops the store's open (a damaged head, a log cut short under a view this
-            // release rebuilds): reported as the broken chain it is.
+            // A log cut short under a view this release would rebuild stops a read-write open only: read-only, the
+            // whole chain is checked and reported as usual (an earlier break included).
+            if damage.firstBrokenPosition != nil, !access.readOnly,
+               let readOnly = try? storeOptions.openExisting(readOnly: true) {
+                defer { readOnly.close() }
+                try report(readOnly)
+                return
+            }
+            // Damage to the chain that stops every open (a damaged head): reported as the broken chain it is.
             if json {
                 var object: [String: Any] = ["chain_ok": false, "events_checked": 0, "problem": damage.problem]
                 if let broken = damage.firstBrokenPosition { object["first_broken_position"] = broken }
@@ -33,6 +40,11 @@ struct VerifyCommand: ParsableCommand {
             throw ExitCode(3)
         }
         defer { store.close() }
+        try report(store)
+    }
+
+    /// Checks `store`'s chain and prints the verdict; exit 3 when it is broken.
+    private func report(_ store: EventStore) throws {
         let report = try store.verifyChain()
         if json {
             var object: [String: Any] = [

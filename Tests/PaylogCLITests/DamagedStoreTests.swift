@@ -148,6 +148,7 @@ struct DamagedStoreTests {
         defer { exports.remove() }
         let export = try PaylogProcess.run(["export", "-o", exports.path + "/export.jsonl"] + store)
         #expect(export.status == 3 && export.stderr.contains("the payments view was brought up to position"), "\(export.stderr)")
+        #expect(export.stderr.contains("looks cut short") && export.stderr.contains("do not restore from it"), "\(export.stderr)")
         let request = try PaylogProcess.run([
             "request", "--payment", "after-cut", "--provider", "square", "--amount", "1.00", "--currency", "USD",
             "--callback", "https://shop.example/cb", "--client-id", "sq0idp-x",
@@ -156,6 +157,52 @@ struct DamagedStoreTests {
             + "to position \(last)"), "\(request.stderr)")
         // Still the same damage: the refused request did not overwrite the view's checkpoint.
         #expect(try PaylogProcess.run(["verify"] + store).stdout == verify.stdout)
+
+        // A release whose payments view changed would rebuild it at open, going live at the head: the open is refused
+        // instead, and verify, replay and rebuild-views still report the broken chain (exit 3), verify in full.
+        let env2 = try Environment(path: dir.path)
+        let meta2 = try env2.openDatabase("meta", create: false)
+        try env2.write { txn in
+            var checkpoint = try #require(try txn.value(for: Array("projection:payments".utf8), in: meta2))
+            checkpoint.replaceSubrange(0..<8, with: [0, 0, 0, 0, 0, 0, 0, 1])  // an old view version
+            try txn.put(checkpoint, for: Array("projection:payments".utf8), in: meta2)
+        }
+        env2.close()
+        let status = try PaylogProcess.run(["status"] + store)
+        #expect(status.status == 1 && status.stderr.contains("The store's log looks cut short"), "\(status.stderr)")
+        let verifyAgain = try PaylogProcess.run(["verify"] + store)
+        #expect(verifyAgain.status == 3 && verifyAgain.stdout == verify.stdout, "\(verifyAgain.stdout) \(verifyAgain.stderr)")
+        let replayAgain = try PaylogProcess.run(["replay"] + store)
+        #expect(replayAgain.status == 3)
+        #expect(replayAgain.stdout.hasPrefix("hash chain: BROKEN at position \(last): the payments view"), "\(replayAgain.stdout)")
+        #expect(try PaylogProcess.run(["rebuild-views"] + store).status == 3)
+    }
+
+    @Test("import-log into a store whose events and head were deleted, its views kept: exit 3, nothing imported, no marker")
+    func importIntoEmptiedStore() throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        let store = ["--store", dir.path]
+        #expect(try PaylogProcess.run(["demo", "--payments", "5"] + store).status == 0)
+        let exports = TemporaryDirectory()
+        defer { exports.remove() }
+        let file = exports.path + "/export.jsonl"
+        #expect(try PaylogProcess.run(["export", "-o", file] + store).status == 0)
+        let env = try Environment(path: dir.path)
+        let meta = try env.openDatabase("meta", create: false)
+        let events = try env.openDatabase("events", create: false)
+        try env.write { txn in
+            try txn.clear(events)
+            _ = try txn.delete(Array("head".utf8), in: meta)
+        }
+        env.close()
+        let imported = try PaylogProcess.run(["import-log", file] + store)
+        #expect(imported.status == 3, "\(imported.stderr)")
+        #expect(imported.stderr.contains("holds no events, but its chain is broken at position 1: the payments view was "
+            + "brought up to position"), "\(imported.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: dir.path + "/import-in-progress"))
+        let verify = try PaylogProcess.run(["verify", "--read-only"] + store)
+        #expect(verify.status == 3 && verify.stdout.contains("CHAIN BROKEN at position 1"), "\(verify.stdout) \(verify.stderr)")
     }
 
     @Test("an undecodable record: export writes every other event and a damaged line in its place, exit 3; import-log refuses it")

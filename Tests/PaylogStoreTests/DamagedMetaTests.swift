@@ -78,6 +78,47 @@ struct DamagedMetaTests {
         #expect(again.lastPosition == 8 && again.firstBrokenPosition == 9)
     }
 
+    @Test("a process that keeps no view sees the cut and is refused too; a library rebuild of the views is refused")
+    func cutSeenWithoutViews() async throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        try await populate(dir.path)
+        try tamper(dir.path) { txn, meta, events in
+            let nine = try #require(try txn.value(for: eventKey(9), in: events))
+            _ = try txn.delete(eventKey(10), in: events)
+            try txn.put(eventKey(9) + nine[1..<33], for: Array("head".utf8), in: meta)
+        }
+        let cut = EventStoreError.logCutShort(view: "counting", checkpoint: 10, head: 9)
+        let bare = try EventStore(path: dir.path, projections: [])
+        let report = try bare.verifyChain()
+        #expect(report.firstBrokenPosition == 10 && report.isCutShort && report.eventsChecked == 9)
+        await #expect(throws: cut) { _ = try await bare.append([StoreFixtures.event("T", "no views")], to: "pay-new") }
+        bare.close()
+        let store = try EventStore(path: dir.path, projections: [CountingProjection()])
+        await #expect(throws: cut) { try await store.rebuildProjections() }
+        store.close()
+        #expect(try metaValue(dir.path, "projection:counting").map { Array($0[8..<16]) } == eventKey(10))
+    }
+
+    @Test("a view's catch-up at open stops at the head, even where events lie past it")
+    func catchUpStopsAtHead() async throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        try await populate(dir.path)
+        // The view moved back to 5 and the head to 7: events 8–10 lie past the head.
+        try tamper(dir.path) { txn, meta, _ in
+            var checkpoint = try #require(try txn.value(for: Array("projection:counting".utf8), in: meta))
+            checkpoint.replaceSubrange(8..<16, with: eventKey(5))
+            try txn.put(checkpoint, for: Array("projection:counting".utf8), in: meta)
+        }
+        try StoreTampering.setHeadPosition(of: dir.path, to: 7)
+        let store = try EventStore(path: dir.path, projections: [CountingProjection()])
+        let report = try store.verifyChain()
+        store.close()
+        #expect(try metaValue(dir.path, "projection:counting").map { Array($0[8..<16]) } == eventKey(7))
+        #expect(!report.isCutShort && report.problem?.contains("head says 7") == true, "\(report.problem ?? "")")
+    }
+
     @Test("a store emptied behind paylog's back (events and head deleted, views kept) refuses an import")
     func emptiedStoreImport() async throws {
         let dir = TemporaryDirectory()
