@@ -34,11 +34,11 @@ extension ChainHead {
         }
     }
 
-    /// Why the log behind this head looks cut short, given the view ``viewAhead(_:_:)`` found and its checkpoint: a
-    /// sentence for ``ChainReport/problem`` and for a refused append.
-    func cutShortProblem(view: String, position checkpoint: UInt64) -> String {
+    /// Why a log whose head is at `head` looks cut short, given the view ``viewAhead(_:_:)`` found and its
+    /// checkpoint: a sentence for ``ChainReport/problem`` and for ``EventStoreError/logCutShort(view:checkpoint:head:)``.
+    static func cutShortProblem(view: String, checkpoint: UInt64, head: UInt64) -> String {
         "the \(view) view was brought up to position \(checkpoint), but the log and its head end at position "
-            + "\(position): events after \(position) were removed from the log's end and the head rewritten to "
-            + "match, or the view's checkpoint in `meta` was edited"
+            + "\(head): events after \(head) were removed from the log's end and the head rewritten to match, or the "
+            + "view's checkpoint in `meta` was edited"
     }
 }

@@ -473,7 +473,7 @@ public final class EventStore: Sendable {
             } else if previous != head.hash {
                 broken = (head.position, "the last event's hash does not match the stored head")
             } else if let viewAhead {
-                broken = (head.position + 1, head.cutShortProblem(view: viewAhead.view, position: viewAhead.position))
+                broken = (head.position + 1, ChainHead.cutShortProblem(view: viewAhead.view, checkpoint: viewAhead.position, head: head.position))
                 cutShort = true
             }
         }

@@ -9,7 +9,7 @@ extension EventStoreError {
         case .metaDamaged(let entry, let reason) where entry == "head":
             return ("the stored chain head (`meta`, `head`) \(reason): where the log ends cannot be checked", nil)
         case .logCutShort(let view, let checkpoint, let head):
-            return (ChainHead(position: head, hash: .genesis).cutShortProblem(view: view, position: checkpoint), head + 1)
+            return (ChainHead.cutShortProblem(view: view, checkpoint: checkpoint, head: head), head + 1)
         default:
             return nil
         }

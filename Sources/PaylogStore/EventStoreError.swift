@@ -184,7 +184,7 @@ public enum EventStoreError: Error, Sendable, Equatable, CustomStringConvertible
                 + "head position and hash you kept, or `paylog import-log` the last export into a new store."
         case .logCutShort(let view, let checkpoint, let head):
             return "The store's log looks cut short: "
-                + ChainHead(position: head, hash: .genesis).cutShortProblem(view: view, position: checkpoint)
+                + ChainHead.cutShortProblem(view: view, checkpoint: checkpoint, head: head)
                 + ". Nothing was written: appending, importing or rebuilding that view would overwrite the checkpoint, "
                 + "the damage's only trace. Keep a copy of the store directory as evidence (`paylog verify --read-only` "
                 + "reports the damage); then point --store at a copy made by `paylog backup` whose `paylog verify` "

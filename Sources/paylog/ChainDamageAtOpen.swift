@@ -6,12 +6,13 @@ import PaylogStore
 struct ChainDamageAtOpen: Error, CustomStringConvertible {
     /// The store's directory.
     var path: String
-    /// What is wrong with the chain.
-    var problem: String
-    /// The first position the chain breaks at, when known.
-    var firstBrokenPosition: UInt64?
-    /// The store's error, with what to do.
+    /// The store's error, with what to do; its ``PaylogStore/EventStoreError/chainDamage`` is not nil.
     var error: EventStoreError
+
+    /// What is wrong with the chain.
+    var problem: String { error.chainDamage?.problem ?? "\(error)" }
+    /// The first position the chain breaks at, when known.
+    var firstBrokenPosition: UInt64? { error.chainDamage?.firstBrokenPosition }
 
     var description: String { "Cannot open the store at \(path): \(error)" }
 

@@ -107,9 +107,7 @@ struct StoreOptions: ParsableArguments {
         do {
             return try PaymentWorkflow.openStore(at: path, mappedMemoryBudget: budget, readOnly: readOnly, forRebuild: forRebuild)
         } catch let error where error.chainDamage != nil {
-            let damage = error.chainDamage!
-            throw ChainDamageAtOpen(
-                path: path, problem: damage.problem, firstBrokenPosition: damage.firstBrokenPosition, error: error)
+            throw ChainDamageAtOpen(path: path, error: error)
         } catch {
             throw CLIError("Cannot open the store at \(path): \(error)")
         }

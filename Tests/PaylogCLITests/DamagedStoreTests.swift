@@ -127,16 +127,7 @@ struct DamagedStoreTests {
         let store = ["--store", dir.path]
         #expect(try PaylogProcess.run(["demo", "--payments", "5"] + store).status == 0)
         let last = try #require(try PaylogProcess.jsonObject(try PaylogProcess.run(["verify", "--json"] + store).stdout)["last_position"] as? Int)
-        let env = try Environment(path: dir.path)
-        let meta = try env.openDatabase("meta", create: false)
-        let events = try env.openDatabase("events", create: false)
-        let key = { (position: Int) in withUnsafeBytes(of: UInt64(position).bigEndian) { Array($0) } }
-        try env.write { txn in
-            let previous = try #require(try txn.value(for: key(last - 1), in: events))
-            _ = try txn.delete(key(last), in: events)
-            try txn.put(key(last - 1) + previous[1..<33], for: Array("head".utf8), in: meta)
-        }
-        env.close()
+        try StoreTampering.cutLog(of: dir.path, after: UInt64(last - 1))
         let verify = try PaylogProcess.run(["verify"] + store)
         #expect(verify.status == 3)
         #expect(verify.stdout.contains("CHAIN BROKEN at position \(last): the payments view was brought up to position \(last)"),

@@ -40,23 +40,13 @@ struct DamagedMetaTests {
 
     func eventKey(_ position: UInt64) -> [UInt8] { withUnsafeBytes(of: position.bigEndian) { Array($0) } }
 
-    /// Cuts the ten-event log of ``populate(_:)`` after `end`: the events after it removed, and the head set to event
-    /// `end` and its hash (a record's bytes 1–32): what a careful intruder does, after which the chain itself checks
-    /// out to its new end.
-    func cutLog(_ path: String, after end: UInt64) throws {
-        try tamper(path) { txn, meta, events in
-            let last = try #require(try txn.value(for: eventKey(end), in: events))
-            for position in (end + 1)...10 { _ = try txn.delete(eventKey(position), in: events) }
-            try txn.put(eventKey(end) + last[1..<33], for: Array("head".utf8), in: meta)
-        }
-    }
 
     @Test("a log cut short with its head rewritten to match: verify names the view past its end; appends are refused")
     func logCutShort() async throws {
         let dir = TemporaryDirectory()
         defer { dir.remove() }
         try await populate(dir.path)
-        try cutLog(dir.path, after: 8)
+        try StoreTampering.cutLog(of: dir.path, after: 8)
         let checkpoint = try metaValue(dir.path, "projection:counting")
         let store = try EventStore(path: dir.path, projections: [CountingProjection()])
         let report = try store.verifyChain()
@@ -87,7 +77,7 @@ struct DamagedMetaTests {
         let dir = TemporaryDirectory()
         defer { dir.remove() }
         try await populate(dir.path)
-        try cutLog(dir.path, after: 9)
+        try StoreTampering.cutLog(of: dir.path, after: 9)
         let cut = EventStoreError.logCutShort(view: "counting", checkpoint: 10, head: 9)
         let bare = try EventStore(path: dir.path, projections: [])
         let report = try bare.verifyChain()
